@@ -1,0 +1,68 @@
+package dev.jccl.config;
+
+import dev.jccl.util.Sizes;
+
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The registry: every knob jccl reads, in one place. Names follow the NCCL knobs engineers already
+ * know. Nothing else in the code reads the environment for a JCCL_ variable directly.
+ */
+public final class Knobs {
+    private Knobs() {}
+
+    public static final Knob<String> DEBUG = new Knob<>("JCCL_DEBUG", "WARN",
+            Knobs::level, "log level: WARN, INFO or TRACE");
+    public static final Knob<String> DEBUG_SUBSYS = new Knob<>("JCCL_DEBUG_SUBSYS", "ALL",
+            s -> s.toUpperCase(Locale.ROOT), "comma list of subsystems to log (INIT,NET,SHM,BOOTSTRAP,COLL,ALL)");
+    public static final Knob<String> DEBUG_FILE = new Knob<>("JCCL_DEBUG_FILE", "",
+            s -> s, "write the debug log here instead of stderr; %h = host, %p = pid, %r = rank");
+    public static final Knob<String> TRANSPORT = new Knob<>("JCCL_TRANSPORT", "",
+            s -> s.toLowerCase(Locale.ROOT), "comma list of providers to allow, in preference order (shm,tcp); empty = all");
+    public static final Knob<Long> TIMEOUT_NS = new Knob<>("JCCL_TIMEOUT", "60s",
+            Knobs::positiveDuration, "bound on every blocking wait (store, connect, completion)");
+    public static final Knob<Integer> QPS_PER_CONNECTION = new Knob<>("JCCL_QPS_PER_CONNECTION", "1",
+            s -> intIn(s, 1, 64), "sockets a tcp queue pair spreads its traffic over");
+    public static final Knob<String> SOCKET_IFNAME = new Knob<>("JCCL_SOCKET_IFNAME", "",
+            s -> s, "interface name (e.g. lo, eth0) or IP address the tcp provider binds to; empty = loopback for local jobs");
+    public static final Knob<String> AUTH_TOKEN = new Knob<>("JCCL_AUTH_TOKEN", "",
+            s -> s, "job token every bootstrap and tcp connection must present; the launcher makes one");
+    public static final Knob<String> SHM_DIR = new Knob<>("JCCL_SHM_DIR", "/dev/shm",
+            s -> s, "directory for shared-memory segments of the shm provider");
+    public static final Knob<Long> HEARTBEAT_NS = new Knob<>("JCCL_HEARTBEAT", "200ms",
+            Knobs::positiveDuration, "how often a provider checks that its peers are alive");
+    public static final Knob<Long> RNR_TIMEOUT_NS = new Knob<>("JCCL_RNR_TIMEOUT", "10ms",
+            Knobs::positiveDuration, "how long a SEND waits for the peer to post a receive before RNR_RETRY_EXC");
+    public static final Knob<String> HOST_ID = new Knob<>("JCCL_HOST_ID", "",
+            s -> s, "override the host identity used to group ranks by host");
+
+    /** All knobs, in the order devinfo -v prints them. */
+    public static final List<Knob<?>> ALL = List.of(DEBUG, DEBUG_SUBSYS, DEBUG_FILE, TRANSPORT, TIMEOUT_NS,
+            QPS_PER_CONNECTION, SOCKET_IFNAME, AUTH_TOKEN, SHM_DIR, HEARTBEAT_NS, RNR_TIMEOUT_NS, HOST_ID);
+
+    private static String level(String s) {
+        String v = s.trim().toUpperCase(Locale.ROOT);
+        if (!List.of("WARN", "INFO", "TRACE", "NONE").contains(v)) {
+            throw new IllegalArgumentException("expected WARN, INFO, TRACE or NONE");
+        }
+        return v;
+    }
+
+    private static Long positiveDuration(String s) {
+        long ns = Sizes.parseDurationNs(s);
+        if (ns <= 0) throw new IllegalArgumentException("must be positive");
+        return ns;
+    }
+
+    static int intIn(String s, int min, int max) {
+        int v;
+        try {
+            v = Integer.parseInt(s.trim());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("not an integer");
+        }
+        if (v < min || v > max) throw new IllegalArgumentException("must be in [" + min + ", " + max + "]");
+        return v;
+    }
+}

@@ -1,0 +1,98 @@
+package dev.jccl.trace;
+
+import dev.jccl.config.Config;
+import dev.jccl.config.Knobs;
+
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.InetAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.EnumSet;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * The debug log, in NCCL's shape: {@code host:pid:rank [SUBSYS] message}.
+ *
+ * <p>Process-wide, configured once from {@link Config} (JCCL_DEBUG, JCCL_DEBUG_SUBSYS,
+ * JCCL_DEBUG_FILE). WARN lines always print unless the level is NONE. Thread-safe: each line is one
+ * synchronized write, so lines from receiver threads never interleave mid-line.
+ */
+public final class Log {
+    public enum Level { NONE, WARN, INFO, TRACE }
+
+    private static volatile Level level = Level.WARN;
+    private static volatile Set<Subsys> subsystems = EnumSet.allOf(Subsys.class);
+    private static volatile PrintStream out = System.err;
+    private static volatile String prefixHost = hostName();
+    private static volatile int rank = -1;
+
+    private Log() {}
+
+    /** Applies the debug knobs of {@code cfg}; later calls replace earlier ones. */
+    public static synchronized void configure(Config cfg) {
+        level = Level.valueOf(cfg.get(Knobs.DEBUG));
+        String subs = cfg.get(Knobs.DEBUG_SUBSYS);
+        if (subs.isBlank() || subs.equals("ALL")) {
+            subsystems = EnumSet.allOf(Subsys.class);
+        } else {
+            EnumSet<Subsys> s = EnumSet.noneOf(Subsys.class);
+            for (String p : subs.split(",")) {
+                if (!p.isBlank()) s.add(Subsys.valueOf(p.trim().toUpperCase(Locale.ROOT)));
+            }
+            subsystems = s;
+        }
+        String file = cfg.get(Knobs.DEBUG_FILE);
+        if (!file.isBlank()) {
+            String path = file.replace("%h", prefixHost)
+                    .replace("%p", Long.toString(ProcessHandle.current().pid()))
+                    .replace("%r", Integer.toString(rank));
+            try {
+                out = new PrintStream(new FileOutputStream(path, true), true, StandardCharsets.UTF_8);
+            } catch (IOException e) {
+                System.err.println("jccl: cannot open JCCL_DEBUG_FILE " + path + ": " + e.getMessage());
+            }
+        }
+    }
+
+    /** Sets the rank shown in each line once it is known. */
+    public static void setRank(int r) {
+        rank = r;
+    }
+
+    public static boolean enabled(Level l, Subsys s) {
+        return l.ordinal() <= level.ordinal() && level != Level.NONE && (l == Level.WARN || subsystems.contains(s));
+    }
+
+    public static void warn(Subsys s, String fmt, Object... args) {
+        log(Level.WARN, s, fmt, args);
+    }
+
+    public static void info(Subsys s, String fmt, Object... args) {
+        log(Level.INFO, s, fmt, args);
+    }
+
+    public static void trace(Subsys s, String fmt, Object... args) {
+        log(Level.TRACE, s, fmt, args);
+    }
+
+    private static void log(Level l, Subsys s, String fmt, Object... args) {
+        if (!enabled(l, s)) return;
+        String msg = args.length == 0 ? fmt : String.format(Locale.ROOT, fmt, args);
+        String line = prefixHost + ":" + ProcessHandle.current().pid() + ":" + rank + " [" + s + "] "
+                + (l == Level.WARN ? "WARN " : "") + msg;
+        PrintStream p = out;
+        synchronized (Log.class) {
+            p.println(line);
+        }
+    }
+
+    private static String hostName() {
+        try {
+            return InetAddress.getLocalHost().getHostName();
+        } catch (IOException e) {
+            return "localhost";
+        }
+    }
+}

@@ -1,0 +1,21 @@
+package dev.jccl.verbs;
+
+/**
+ * An opened device. Owns its protection domains and completion queues; {@link #close()} destroys
+ * them all, flushing outstanding work with {@link WcStatus#WR_FLUSH_ERR}. Thread-safe.
+ */
+public interface DeviceContext extends AutoCloseable {
+    Device device();
+
+    ProtectionDomain allocPd();
+
+    /**
+     * Creates a completion queue holding up to {@code depth} unpolled completions. If more complete
+     * than it holds, the queue fails loudly: the next {@code poll} throws {@link VerbsException}
+     * (CQ overrun), as verbs raise an async error, rather than dropping a completion.
+     */
+    CompletionQueue createCq(int depth);
+
+    @Override
+    void close();
+}

@@ -1,0 +1,3 @@
+package dev.jccl.verbs;
+
+public enum PortState { ACTIVE, DOWN }

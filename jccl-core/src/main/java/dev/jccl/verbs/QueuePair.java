@@ -1,0 +1,55 @@
+package dev.jccl.verbs;
+
+/**
+ * A reliable-connected queue pair.
+ *
+ * <p>State machine: created in RESET; {@link #modifyToInit()}, then {@link #modifyToRtr} with the
+ * peer's {@link ConnectInfo}, then {@link #modifyToRts()}. Any other order throws
+ * {@link IllegalStateException} naming both states. Receives may be posted from INIT on, sends from
+ * RTS on. Any state may go to ERR; in ERR every outstanding and every newly posted work request
+ * completes with {@link WcStatus#WR_FLUSH_ERR}.
+ *
+ * <p>Posting never blocks. A full queue is back-pressure, returned as {@code false}; the caller polls
+ * its completion queue and tries again. A contract breach (unknown lkey, sge outside its region,
+ * wrong state for sends) throws {@link VerbsException} and changes nothing.
+ *
+ * <p>Errors the peer reports (bad rkey, no receive posted, peer gone) arrive as completions with an
+ * error status and move the queue pair to ERR, as RC queue pairs do.
+ *
+ * <p>Thread-safety: posting to the send queue and to the receive queue may happen from different
+ * threads, but each queue expects one posting thread at a time.
+ */
+public interface QueuePair extends AutoCloseable {
+    int qpn();
+
+    QpState state();
+
+    /** This side's connection info, to hand to the peer. Valid from creation on. */
+    ConnectInfo localInfo();
+
+    void modifyToInit();
+
+    /**
+     * Binds to the peer. May block up to JCCL_TIMEOUT to establish the underlying connection;
+     * failure throws {@link VerbsException} naming the peer address.
+     */
+    void modifyToRtr(ConnectInfo remote);
+
+    void modifyToRts();
+
+    /** Moves to ERR and flushes everything outstanding. Idempotent. */
+    void modifyToError();
+
+    /** Returns false when the send queue is full; throws {@link VerbsException} on a contract breach. */
+    boolean postSend(SendWr wr);
+
+    /** Returns false when the receive queue is full; throws {@link VerbsException} on a contract breach. */
+    boolean postRecv(RecvWr wr);
+
+    /** Human-readable description of the connection for logs: "0 -> 1 via SHM /dev/shm/...". */
+    String describe();
+
+    /** Moves to ERR (flushing) and releases the connection. */
+    @Override
+    void close();
+}
