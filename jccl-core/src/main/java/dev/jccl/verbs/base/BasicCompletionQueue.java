@@ -55,8 +55,17 @@ public class BasicCompletionQueue implements CompletionQueue {
         if (w != null) LockSupport.unpark(w);
     }
 
+    /**
+     * Hook for providers that make progress when the consumer polls (shm drains its notification
+     * rings here). Returns the amount of work done. Runs on the polling thread, outside the monitor.
+     */
+    protected int progress() {
+        return 0;
+    }
+
     @Override
     public int poll(WorkCompletion[] out) {
+        progress();
         synchronized (this) {
             if (overrun) {
                 throw new VerbsException("completion queue overrun: more than " + depth
