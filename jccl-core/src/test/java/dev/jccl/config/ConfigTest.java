@@ -1,0 +1,57 @@
+package dev.jccl.config;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class ConfigTest {
+    @Test
+    void defaultsApplyAndRecordTheirSource() {
+        Config c = Config.of(Map.of());
+        assertEquals(60_000_000_000L, c.get(Knobs.TIMEOUT_NS));
+        assertEquals(Config.Source.DEFAULT, c.entry(Knobs.TIMEOUT_NS).source());
+    }
+
+    @Test
+    void explicitValuesWinAndAreParsedOnce() {
+        Config c = Config.of(Map.of("JCCL_TIMEOUT", "5s", "JCCL_QPS_PER_CONNECTION", "4"));
+        assertEquals(5_000_000_000L, c.get(Knobs.TIMEOUT_NS));
+        assertEquals(4, c.get(Knobs.QPS_PER_CONNECTION));
+        assertEquals(Config.Source.EXPLICIT, c.entry(Knobs.QPS_PER_CONNECTION).source());
+    }
+
+    @Test
+    void badValuesFailAtStartupNamingTheKnob() {
+        ConfigException e = assertThrows(ConfigException.class,
+                () -> Config.of(Map.of("JCCL_QPS_PER_CONNECTION", "0")));
+        assertTrue(e.getMessage().contains("JCCL_QPS_PER_CONNECTION='0'"), e.getMessage());
+        assertThrows(ConfigException.class, () -> Config.of(Map.of("JCCL_DEBUG", "LOUD")));
+        assertThrows(ConfigException.class, () -> Config.of(Map.of("JCCL_TIMEOUT", "0")));
+    }
+
+    @Test
+    void unknownKnobsAreRefused() {
+        ConfigException e = assertThrows(ConfigException.class, () -> Config.of(Map.of("JCCL_TIMEOUTT", "5s")));
+        assertTrue(e.getMessage().contains("JCCL_TIMEOUTT"));
+    }
+
+    @Test
+    void withKeepsEarlierValuesAndAddsNewOnes() {
+        Config c = Config.of(Map.of("JCCL_TIMEOUT", "5s")).with(Map.of("JCCL_DEBUG", "INFO"));
+        assertEquals(5_000_000_000L, c.get(Knobs.TIMEOUT_NS));
+        assertEquals("INFO", c.get(Knobs.DEBUG));
+    }
+
+    @Test
+    void everyKnobHasADocLineAndAParsableDefault() {
+        for (Knob<?> k : Knobs.ALL) {
+            assertTrue(k.name().startsWith("JCCL_"), k.name());
+            assertTrue(!k.doc().isBlank(), k.name());
+            k.parse(k.defaultText());
+        }
+    }
+}
