@@ -8,10 +8,20 @@ import picocli.CommandLine.Command;
         description = "Collective communication for the JVM, and the tools around it.",
         subcommands = {
                 CommandLine.HelpCommand.class,
+                DevinfoCommand.class,
         })
 public final class Main implements Runnable {
     public static void main(String[] args) {
-        int rc = new CommandLine(new Main()).setCaseInsensitiveEnumValuesAllowed(true).execute(args);
+        int rc = new CommandLine(new Main())
+                .setCaseInsensitiveEnumValuesAllowed(true)
+                .setExecutionExceptionHandler((e, cmd, parsed) -> {
+                    // A bad knob, an unreachable peer, a timeout: say what and why, without a stack
+                    // trace (JCCL_DEBUG=TRACE shows one).
+                    cmd.getErr().println("jccl " + cmd.getCommandName() + ": " + e.getMessage());
+                    if ("TRACE".equalsIgnoreCase(System.getenv("JCCL_DEBUG"))) e.printStackTrace(cmd.getErr());
+                    return 2;
+                })
+                .execute(args);
         System.exit(rc);
     }
 
