@@ -1,5 +1,6 @@
 package dev.jccl.cli;
 
+import dev.jccl.cli.launch.LaunchCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -8,6 +9,7 @@ import picocli.CommandLine.Command;
         description = "Collective communication for the JVM, and the tools around it.",
         subcommands = {
                 CommandLine.HelpCommand.class,
+                LaunchCommand.class,
         })
 public final class Main implements Runnable {
     public static void main(String[] args) {

@@ -17,6 +17,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 
 import static dev.jccl.bootstrap.StoreFrameDescriptor.*;
@@ -41,7 +42,7 @@ public final class TcpStoreClient implements Store {
     private final OutputStream out; // guarded by itself
     private final Map<Long, CompletableFuture<StoreCodec.Reader>> pending = new ConcurrentHashMap<>();
     private final AtomicLong nextRequestId = new AtomicLong();
-    private volatile StoreException failure;
+    private final AtomicReference<StoreException> failure = new AtomicReference<>();
 
     private TcpStoreClient(Socket socket, DataInputStream in, OutputStream out, String endpoint, long opTimeoutNs) {
         this.socket = socket;
@@ -144,7 +145,7 @@ public final class TcpStoreClient implements Store {
         CompletableFuture<StoreCodec.Reader> answer = new CompletableFuture<>();
         pending.put(id, answer);
         // fail() publishes the failure before draining, so a request registered after the drain sees it here.
-        StoreException failed = failure;
+        StoreException failed = failure.get();
         if (failed != null) {
             pending.remove(id);
             throw new StoreException(failed.getMessage(), failed);
@@ -156,7 +157,7 @@ public final class TcpStoreClient implements Store {
             }
         } catch (IOException e) {
             fail(new StoreException("connection to the store at " + endpoint + " lost: " + e.getMessage(), e));
-            throw new StoreException(failure.getMessage(), e);
+            throw new StoreException(failure.get().getMessage(), e);
         }
         StoreCodec.Reader r = awaitAnswer(id, answer, waitNs, startNs, op, keys);
         return StoreResponse.of(r, endpoint, opName(op));
@@ -194,12 +195,10 @@ public final class TcpStoreClient implements Store {
     }
 
     private void fail(StoreException e) {
-        synchronized (pending) {
-            if (failure == null) failure = e;
-        }
+        failure.compareAndSet(null, e);
         for (Long id : pending.keySet()) {
             CompletableFuture<StoreCodec.Reader> f = pending.remove(id);
-            if (f != null) f.completeExceptionally(failure);
+            if (f != null) f.completeExceptionally(failure.get());
         }
         TcpStoreServer.closeQuietly(socket);
     }

@@ -49,7 +49,6 @@ public final class TcpStoreServer implements AutoCloseable {
         this.handshakeTimeoutNs = handshakeTimeoutNs;
         this.timers = new ScheduledThreadPoolExecutor(1, r -> daemon(r, "jccl-store-timer"));
         timers.setRemoveOnCancelPolicy(true);
-        daemon(this::acceptLoop, "jccl-store-accept-" + port()).start();
     }
 
     /**
@@ -64,6 +63,7 @@ public final class TcpStoreServer implements AutoCloseable {
             s.setReuseAddress(true);
             s.bind(bindAddress, 512);
             TcpStoreServer server = new TcpStoreServer(s, token, handshakeTimeoutNs);
+            daemon(server::acceptLoop, "jccl-store-accept-" + server.port()).start();
             Log.info(Subsys.BOOTSTRAP, "store: listening on %s", server.address());
             return server;
         } catch (IOException e) {
