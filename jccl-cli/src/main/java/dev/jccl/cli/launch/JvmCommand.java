@@ -1,8 +1,11 @@
 package dev.jccl.cli.launch;
 
+import java.io.File;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.stream.Collectors;
 
 /**
  * Command lines that start a new JVM like this one: the same {@code java} (from java.home), the same
@@ -23,7 +26,7 @@ public final class JvmCommand {
         cmd.addAll(REQUIRED_OPTIONS);
         cmd.addAll(jvmOptions);
         cmd.add("-cp");
-        cmd.add(System.getProperty("java.class.path"));
+        cmd.add(absoluteClassPath());
         cmd.add(mainClass);
         cmd.addAll(args);
         return cmd;
@@ -32,6 +35,14 @@ public final class JvmCommand {
     /** This jccl CLI in a new JVM, e.g. {@code jcclCli("perf", "rank", "--size", "4M")}. */
     public static List<String> jcclCli(String... args) {
         return java(List.of(), CLI_MAIN_CLASS, List.of(args));
+    }
+
+    /** This JVM's class path with every entry made absolute, so a rank started elsewhere still finds it. */
+    static String absoluteClassPath() {
+        return Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
+                .filter(e -> !e.isEmpty())
+                .map(e -> Path.of(e).toAbsolutePath().toString())
+                .collect(Collectors.joining(File.pathSeparator));
     }
 
     /** The {@code java} launcher of the running JVM. */

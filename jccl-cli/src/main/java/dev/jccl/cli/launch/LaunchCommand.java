@@ -3,6 +3,7 @@ package dev.jccl.cli.launch;
 import dev.jccl.config.Config;
 import dev.jccl.config.Knobs;
 import dev.jccl.util.Sizes;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -13,13 +14,23 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 /** {@code jccl launch}: starts the ranks of a job on this node, torchrun-style. */
-@Command(name = "launch", mixinStandardHelpOptions = true,
+@Command(name = "launch", mixinStandardHelpOptions = true, modelTransformer = LaunchCommand.CommandStartsAtFirstWord.class,
         description = {
-                "Start N ranks of a job on this node with RANK, WORLD_SIZE, LOCAL_RANK, LOCAL_WORLD_SIZE,",
-                "NODE_RANK, MASTER_ADDR, MASTER_PORT and JCCL_AUTH_TOKEN set; node 0 hosts the rendezvous store.",
-                "Each output line is prefixed with [rank]. The first rank to fail stops the others.",
+                "Start the ranks of a job on this node, like torchrun.",
+                "Each rank gets RANK, WORLD_SIZE, LOCAL_RANK, LOCAL_WORLD_SIZE, NODE_RANK, MASTER_ADDR, "
+                        + "MASTER_PORT and JCCL_AUTH_TOKEN; node 0 hosts the rendezvous store. Output lines are "
+                        + "prefixed with [rank]. The first rank to fail stops the others.",
                 "Example: jccl launch --nproc-per-node 4 -- java -cp app.jar my.Train"})
 public final class LaunchCommand implements Callable<Integer> {
+    /** Everything from the first non-option word on is the rank command, even its own -options. */
+    static final class CommandStartsAtFirstWord implements CommandLine.IModelTransformer {
+        @Override
+        public CommandLine.Model.CommandSpec transform(CommandLine.Model.CommandSpec spec) {
+            spec.parser().stopAtPositional(true);
+            return spec;
+        }
+    }
+
     @Option(names = "--nproc-per-node", required = true, description = "ranks to start on this node")
     int nprocPerNode;
 
@@ -41,7 +52,7 @@ public final class LaunchCommand implements Callable<Integer> {
     @Option(names = "--grace", defaultValue = "3s", description = "time between SIGTERM and SIGKILL when stopping ranks (default: ${DEFAULT-VALUE})")
     String grace;
 
-    @Parameters(arity = "1..*", paramLabel = "COMMAND", description = "the rank command and its arguments, after --")
+    @Parameters(arity = "1..*", paramLabel = "COMMAND", description = "the rank command and its arguments (-- before it is optional)")
     List<String> command;
 
     @Override

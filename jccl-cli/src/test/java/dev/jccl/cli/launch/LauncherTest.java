@@ -137,6 +137,21 @@ class LauncherTest {
 
     @Test
     @Timeout(10)
+    void theRankCommandKeepsItsOwnOptionsWithOrWithoutDoubleDash() {
+        for (List<String> tail : List.of(List.of("--"), List.<String>of())) {
+            List<String> argv = new ArrayList<>(List.of("launch", "--nproc-per-node", "2", "--timeout", "5m"));
+            argv.addAll(tail);
+            argv.addAll(List.of("java", "-cp", "app.jar", "my.Train", "--nproc-per-node", "9"));
+            CommandLine.ParseResult parsed = new CommandLine(new Main()).parseArgs(argv.toArray(String[]::new));
+            LaunchCommand launch = (LaunchCommand) parsed.subcommand().commandSpec().userObject();
+            assertEquals(2, launch.nprocPerNode);
+            assertEquals("5m", launch.timeout);
+            assertEquals(List.of("java", "-cp", "app.jar", "my.Train", "--nproc-per-node", "9"), launch.command);
+        }
+    }
+
+    @Test
+    @Timeout(10)
     void exitStatusesReadLikeAShellReadsThem() {
         assertEquals("status 3", ExitStatus.describe(3));
         assertEquals("status 137 (killed by SIGKILL)", ExitStatus.describe(137));

@@ -14,8 +14,9 @@ import java.nio.charset.StandardCharsets;
  * <ul>
  *   <li>{@code rendezvous}: checks its launch variables, meets the other ranks through the store the
  *       launcher hosts (counter + barrier), and (rank 0) checks that a wrong token is refused;</li>
- *   <li>{@code fail R S}: rank R exits with status S, the others wait to be stopped while ignoring
- *       SIGTERM for a while (a shutdown hook that sleeps), so the launcher must escalate;</li>
+ *   <li>{@code fail R S}: once all ranks met, rank R exits with status S; the others wait to be
+ *       stopped while shrugging off SIGTERM (a shutdown hook that sleeps), so the launcher must
+ *       escalate to SIGKILL;</li>
  *   <li>{@code sleep}: prints its pid and sleeps, to be killed from outside.</li>
  * </ul>
  */
@@ -59,18 +60,22 @@ public final class TestRank {
     }
 
     private static void fail(int failingRank, int status) throws InterruptedException {
-        int rank = LaunchEnvironment.fromSystem().rank();
+        Rendezvous rv = Rendezvous.fromEnvironment();
+        int rank = rv.environment().rank();
+        if (rank != failingRank) {
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                try {
+                    Thread.sleep(60_000); // shrug off SIGTERM: only SIGKILL ends this rank
+                } catch (InterruptedException ignored) {
+                    // exit
+                }
+            }));
+        }
+        rv.barrier(); // every survivor has its hook before anyone fails
         if (rank == failingRank) {
             System.out.println("failing with " + status);
             System.exit(status);
         }
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            try {
-                Thread.sleep(60_000); // shrug off SIGTERM: only SIGKILL ends this rank
-            } catch (InterruptedException ignored) {
-                // exit
-            }
-        }));
         System.out.println("waiting");
         Thread.sleep(60_000);
     }
