@@ -37,7 +37,7 @@ final class StoreServerConnection implements Runnable {
     private final long handshakeTimeoutNs;
     private final String peer;
     private final Object sendLock = new Object();
-    private final Set<KeyWatch> pendingWaits = ConcurrentHashMap.newKeySet();
+    private final Set<PendingWait> pendingWaits = ConcurrentHashMap.newKeySet();
     private OutputStream out; // guarded by sendLock once the handshake is done
 
     StoreServerConnection(TcpStoreServer server, Socket socket, MemoryStore store, ScheduledExecutorService timers,
@@ -84,13 +84,18 @@ final class StoreServerConnection implements Runnable {
         } catch (RuntimeException e) {
             Log.warn(Subsys.BOOTSTRAP, "store: closing connection from %s after an internal error: %s", peer, e);
         } finally {
-            for (KeyWatch w : pendingWaits) store.cancel(w);
+            for (PendingWait p : pendingWaits) p.abandon();
             server.connectionEnded(this);
         }
     }
 
     void close() {
         TcpStoreServer.closeQuietly(socket);
+    }
+
+    /** GETs and WAITs of this client not yet answered. */
+    int pendingWaitCount() {
+        return pendingWaits.size();
     }
 
     private void serve(byte[] body) throws MalformedFrameException {
@@ -155,28 +160,72 @@ final class StoreServerConnection implements Runnable {
      */
     private StoreCodec.Writer awaitKeys(long id, List<String> keys, long timeoutNs,
                                         Function<List<byte[]>, StoreCodec.Writer> onReady) {
-        long startNs = System.nanoTime();
-        ScheduledFuture<?>[] timer = new ScheduledFuture<?>[1];
-        KeyWatch w = store.watch(keys, vs -> {
-            send(onReady.apply(vs));
-            synchronized (timer) {
-                if (timer[0] != null) timer[0].cancel(false);
+        PendingWait p = new PendingWait(id, keys);
+        pendingWaits.add(p); // before the watch exists, so that answering it always finds p to remove
+        KeyWatch w;
+        try {
+            w = store.watch(keys, vs -> p.answered(onReady.apply(vs)));
+        } catch (RuntimeException e) {
+            pendingWaits.remove(p);
+            throw e;
+        }
+        if (!w.isClaimed()) p.armTimer(w, timeoutNs);
+        return null;
+    }
+
+    /**
+     * One GET or WAIT in flight. Its watch decides once (by {@link KeyWatch#claim()}) whether the
+     * keys or the timer answer it; the monitor of this object orders arming the timer against
+     * cancelling it, whichever thread comes first.
+     */
+    private final class PendingWait {
+        private final long id;
+        private final List<String> keys;
+        private final long startNs = System.nanoTime();
+        private KeyWatch watch; // guarded by this
+        private ScheduledFuture<?> timer; // guarded by this
+
+        PendingWait(long id, List<String> keys) {
+            this.id = id;
+            this.keys = keys;
+        }
+
+        synchronized void armTimer(KeyWatch w, long timeoutNs) {
+            watch = w;
+            timer = timers.schedule(this::timedOut, timeoutNs, TimeUnit.NANOSECONDS);
+            if (w.isClaimed()) timer.cancel(false); // answered while we were arming: the timer is moot
+        }
+
+        /** Runs on the thread that wrote the last missing key. */
+        void answered(StoreCodec.Writer response) {
+            pendingWaits.remove(this);
+            synchronized (this) {
+                if (timer != null) timer.cancel(false);
             }
-        });
-        if (w.isClaimed()) return null; // already answered (keys existed, or the answer raced us)
-        pendingWaits.add(w);
-        if (w.isClaimed()) pendingWaits.remove(w);
-        ScheduledFuture<?> f = timers.schedule(() -> {
-            if (!store.cancel(w)) return;
-            pendingWaits.remove(w);
+            send(response);
+        }
+
+        /** Runs on the server's timer thread. */
+        private void timedOut() {
+            KeyWatch w;
+            synchronized (this) {
+                w = watch;
+            }
+            if (!store.cancel(w)) return; // the keys won the race
+            pendingWaits.remove(this);
             List<String> missing = store.missing(keys);
             send(new StoreCodec.Writer().i64(id).u8(STATUS_TIMEOUT).i64(System.nanoTime() - startNs).keys(missing));
-        }, timeoutNs, TimeUnit.NANOSECONDS);
-        synchronized (timer) {
-            timer[0] = f;
-            if (w.isClaimed()) f.cancel(false); // answered between watch() and schedule(): drop the timer now
         }
-        return null;
+
+        /** The connection is gone: withdraw the watch so a later write does not answer a dead socket. */
+        void abandon() {
+            KeyWatch w;
+            synchronized (this) {
+                w = watch;
+                if (timer != null) timer.cancel(false);
+            }
+            if (w != null) store.cancel(w);
+        }
     }
 
     private interface Action {

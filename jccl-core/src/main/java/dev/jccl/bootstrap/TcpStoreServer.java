@@ -97,6 +97,11 @@ public final class TcpStoreServer implements AutoCloseable {
         return connections.size();
     }
 
+    /** GETs and WAITs waiting for keys, over all clients; each answered or abandoned wait leaves. */
+    int pendingWaitCount() {
+        return connections.stream().mapToInt(StoreServerConnection::pendingWaitCount).sum();
+    }
+
     /**
      * Waits (at most {@code timeoutNs}) until no client is connected, so a host can outlive the
      * ranks still reading the store. Returns whether that happened.

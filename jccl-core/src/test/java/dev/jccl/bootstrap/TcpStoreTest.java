@@ -78,6 +78,32 @@ class TcpStoreTest {
     }
 
     @Test
+    void answeredTimedOutAndAbandonedWaitsLeaveNothingBehind() throws Exception {
+        TcpStoreClient c = client();
+        for (int i = 0; i < 50; i++) {
+            CompletableFuture<byte[]> got = CompletableFuture.supplyAsync(() -> c.get("k", 10 * SECOND));
+            c.set("k", b("v" + i));
+            got.get(2, TimeUnit.SECONDS);
+            c.delete("k");
+        }
+        assertThrows(StoreTimeoutException.class, () -> c.get("never", TimeUnit.MILLISECONDS.toNanos(50)));
+        assertEquals(0, server.pendingWaitCount());
+        CompletableFuture<byte[]> abandoned = CompletableFuture.supplyAsync(() -> c.get("never", 30 * SECOND));
+        awaitCondition(() -> server.pendingWaitCount() == 1);
+        c.close();
+        awaitCondition(() -> server.connectionCount() == 0);
+        assertThrows(Exception.class, () -> abandoned.get(2, TimeUnit.SECONDS));
+    }
+
+    static void awaitCondition(java.util.function.BooleanSupplier condition) throws InterruptedException {
+        long deadline = System.nanoTime() + 5 * SECOND;
+        while (!condition.getAsBoolean()) {
+            assertTrue(System.nanoTime() < deadline, "condition not reached within 5 s");
+            Thread.sleep(5);
+        }
+    }
+
+    @Test
     void aBlockedGetDoesNotHoldUpOtherRequestsOnTheSameConnection() throws Exception {
         try (TcpStoreClient c = client()) {
             CompletableFuture<byte[]> got = CompletableFuture.supplyAsync(() -> c.get("k", 10 * SECOND));

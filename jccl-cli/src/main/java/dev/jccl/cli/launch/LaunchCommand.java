@@ -1,7 +1,9 @@
 package dev.jccl.cli.launch;
 
 import dev.jccl.config.Config;
+import dev.jccl.config.ConfigException;
 import dev.jccl.config.Knobs;
+import dev.jccl.trace.Log;
 import dev.jccl.util.Sizes;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -59,14 +61,16 @@ public final class LaunchCommand implements Callable<Integer> {
     public Integer call() {
         Launcher launcher;
         try {
+            Config cfg = Config.fromEnvironment();
+            Log.configure(cfg);
             launcher = Launcher.builder()
                     .nprocPerNode(nprocPerNode).nnodes(nnodes).nodeRank(nodeRank)
                     .masterAddr(masterAddr).masterPort(masterPort)
                     .timeoutNs(Sizes.parseDurationNs(timeout)).graceNs(Sizes.parseDurationNs(grace))
-                    .authToken(Config.fromEnvironment().get(Knobs.AUTH_TOKEN))
+                    .authToken(cfg.get(Knobs.AUTH_TOKEN))
                     .command(command)
                     .build();
-        } catch (IllegalArgumentException e) {
+        } catch (IllegalArgumentException | ConfigException e) {
             System.err.println(e.getMessage().startsWith("jccl launch") ? e.getMessage() : "jccl launch: " + e.getMessage());
             return 2;
         }

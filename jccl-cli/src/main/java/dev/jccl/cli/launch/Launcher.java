@@ -3,6 +3,8 @@ package dev.jccl.cli.launch;
 import dev.jccl.bootstrap.StoreException;
 import dev.jccl.bootstrap.TcpStoreServer;
 import dev.jccl.config.Knobs;
+import dev.jccl.trace.Log;
+import dev.jccl.trace.Subsys;
 import dev.jccl.util.AuthHandshake;
 
 import java.io.IOException;
@@ -55,6 +57,9 @@ public final class Launcher {
         }
         int port = store != null ? store.port() : b.masterPort;
         int firstRank = b.nodeRank * b.nprocPerNode;
+        Log.info(Subsys.LAUNCH, "launch: ranks %d..%d of %d on node %d, store %s:%d%s", firstRank,
+                firstRank + b.nprocPerNode - 1, b.nnodes * b.nprocPerNode, b.nodeRank, b.masterAddr, port,
+                store != null ? " (hosted here)" : "");
         List<RankProcess> started = new ArrayList<>();
         try {
             for (int local = 0; local < b.nprocPerNode; local++) {
