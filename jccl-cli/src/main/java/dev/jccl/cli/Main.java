@@ -1,5 +1,6 @@
 package dev.jccl.cli;
 
+import dev.jccl.cli.launch.LaunchCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -9,6 +10,7 @@ import picocli.CommandLine.Command;
         subcommands = {
                 CommandLine.HelpCommand.class,
                 DevinfoCommand.class,
+                LaunchCommand.class,
         })
 public final class Main implements Runnable {
     public static void main(String[] args) {

@@ -36,10 +36,13 @@ public final class Knobs {
             Knobs::positiveDuration, "how long a SEND waits for the peer to post a receive before RNR_RETRY_EXC");
     public static final Knob<String> HOST_ID = new Knob<>("JCCL_HOST_ID", "",
             s -> s, "override the host identity used to group ranks by host");
+    public static final Knob<Boolean> STORE_HOSTED = new Knob<>("JCCL_STORE_HOSTED", "0",
+            Knobs::bool, "1 when the launcher hosts the rendezvous store itself, so rank 0 only connects to it");
 
     /** All knobs, in the order devinfo -v prints them. */
     public static final List<Knob<?>> ALL = List.of(DEBUG, DEBUG_SUBSYS, DEBUG_FILE, TRANSPORT, TIMEOUT_NS,
-            QPS_PER_CONNECTION, SOCKET_IFNAME, AUTH_TOKEN, SHM_DIR, HEARTBEAT_NS, RNR_TIMEOUT_NS, HOST_ID);
+            QPS_PER_CONNECTION, SOCKET_IFNAME, AUTH_TOKEN, SHM_DIR, HEARTBEAT_NS, RNR_TIMEOUT_NS, HOST_ID,
+            STORE_HOSTED);
 
     private static String level(String s) {
         String v = s.trim().toUpperCase(Locale.ROOT);
@@ -47,6 +50,14 @@ public final class Knobs {
             throw new IllegalArgumentException("expected WARN, INFO, TRACE or NONE");
         }
         return v;
+    }
+
+    private static Boolean bool(String s) {
+        return switch (s.trim().toLowerCase(Locale.ROOT)) {
+            case "1", "true", "yes", "on" -> true;
+            case "0", "false", "no", "off", "" -> false;
+            default -> throw new IllegalArgumentException("expected 1 or 0 (true/false, yes/no, on/off)");
+        };
     }
 
     private static Long positiveDuration(String s) {

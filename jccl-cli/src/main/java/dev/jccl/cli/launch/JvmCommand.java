@@ -1,0 +1,52 @@
+package dev.jccl.cli.launch;
+
+import java.io.File;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.stream.Collectors;
+
+/**
+ * Command lines that start a new JVM like this one: the same {@code java} (from java.home), the same
+ * class path, and the JVM options every jccl process needs. Subcommands use it to start ranks that
+ * run an internal subcommand of this same CLI.
+ */
+public final class JvmCommand {
+    /** Options every JVM running jccl code gets (native memory access for the FFM-based providers). */
+    public static final List<String> REQUIRED_OPTIONS = List.of("--enable-native-access=ALL-UNNAMED");
+    public static final String CLI_MAIN_CLASS = "dev.jccl.cli.Main";
+
+    private JvmCommand() {}
+
+    /** {@code java <required options> <jvmOptions> -cp <this class path> mainClass args...}. */
+    public static List<String> java(List<String> jvmOptions, String mainClass, List<String> args) {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(javaExecutable().toString());
+        cmd.addAll(REQUIRED_OPTIONS);
+        cmd.addAll(jvmOptions);
+        cmd.add("-cp");
+        cmd.add(absoluteClassPath());
+        cmd.add(mainClass);
+        cmd.addAll(args);
+        return cmd;
+    }
+
+    /** This jccl CLI in a new JVM, e.g. {@code jcclCli("perf", "rank", "--size", "4M")}. */
+    public static List<String> jcclCli(String... args) {
+        return java(List.of(), CLI_MAIN_CLASS, List.of(args));
+    }
+
+    /** This JVM's class path with every entry made absolute, so a rank started elsewhere still finds it. */
+    static String absoluteClassPath() {
+        return Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
+                .filter(e -> !e.isEmpty())
+                .map(e -> Path.of(e).toAbsolutePath().toString())
+                .collect(Collectors.joining(File.pathSeparator));
+    }
+
+    /** The {@code java} launcher of the running JVM. */
+    public static Path javaExecutable() {
+        return Path.of(System.getProperty("java.home"), "bin", "java");
+    }
+}
