@@ -1,6 +1,8 @@
 package dev.jccl.cli;
 
+import dev.jccl.cli.demo.RingDemoCommand;
 import dev.jccl.cli.launch.LaunchCommand;
+import dev.jccl.cli.perf.PerfCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -9,8 +11,10 @@ import picocli.CommandLine.Command;
         description = "Collective communication for the JVM, and the tools around it.",
         subcommands = {
                 CommandLine.HelpCommand.class,
+                RingDemoCommand.class,
                 DevinfoCommand.class,
                 LaunchCommand.class,
+                PerfCommand.class,
         })
 public final class Main implements Runnable {
     public static void main(String[] args) {
