@@ -21,9 +21,26 @@ final class Processes {
         return OWN_NAMESPACE;
     }
 
-    /** Whether {@code pid} is a live process; only meaningful when {@link #pidNamespace()} matches. */
+    /**
+     * Whether {@code pid} is a live process; only meaningful when {@link #pidNamespace()} matches.
+     * A killed process whose parent has not reaped it yet is a zombie, which ProcessHandle still
+     * calls alive; /proc says otherwise, so a SIGKILLed peer counts as dead at once.
+     */
     static boolean isAlive(long pid) {
-        return ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
+        if (!ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) return false;
+        char state = procState(pid);
+        return state != 'Z' && state != 'X';
+    }
+
+    /** The state letter of /proc/<pid>/stat ("pid (comm) S ..."), or '?' where there is no /proc. */
+    private static char procState(long pid) {
+        try {
+            String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+            int close = stat.lastIndexOf(')');
+            return close >= 0 && close + 2 < stat.length() ? stat.charAt(close + 2) : '?';
+        } catch (IOException | SecurityException e) {
+            return '?';
+        }
     }
 
     private static long readNamespace() {

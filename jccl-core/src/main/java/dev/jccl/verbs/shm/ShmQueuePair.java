@@ -63,6 +63,10 @@ final class ShmQueuePair implements QueuePair {
         this.state = new QpStateMachine(qpn);
         this.sendCq = context.ownCq(attr.sendCq());
         this.recvCq = context.ownCq(attr.recvCq());
+        if (attr.maxRecvWr() > QpFileDescriptor.MAX_CAPACITY) {
+            throw new VerbsException("qp receive depth " + attr.maxRecvWr() + " exceeds the shm maximum "
+                    + QpFileDescriptor.MAX_CAPACITY);
+        }
         try {
             this.file = QpFileCodec.create(context.paths().qp(qpn), arena, qpn, attr.maxRecvWr(),
                     context.pid(), context.lid(), pd.id());
