@@ -56,7 +56,13 @@ final class ShmSendQueue {
             return true;
         }
         long offset = sges.resolve(wr.local(), wr.opcode() == Opcode.RDMA_READ);
-        if (count > 0) progressLocked();
+        if (count > 0) {
+            progressLocked();
+            if (qp.inError()) { // a waiting request just failed; this one is flushed behind it
+                qp.flushNow(wr);
+                return true;
+            }
+        }
         if (count > 0) {
             if (count == depth) return false;
             enqueue(wr, 0);
