@@ -32,9 +32,15 @@ public final class BackoffIdleStrategy implements IdleStrategy {
         reset();
     }
 
-    /** Defaults suited to more ranks than cores: ~2 µs of spinning, a few yields, park 1 µs..1 ms. */
+    /**
+     * Defaults suited to more ranks than cores: a few µs of spinning, some yields, then parks of
+     * 1 µs doubling to 100 µs. The cap is low because a peer in another process cannot unpark us:
+     * shared-memory waiters learn of progress only by looking, so the longest park is the worst
+     * added latency. Linux rounds short parks up to its timer slack (~50 µs), so waking 10,000
+     * times a second while idle costs little CPU.
+     */
     public static BackoffIdleStrategy defaults() {
-        return new BackoffIdleStrategy(200, 20, 1_000, 1_000_000);
+        return new BackoffIdleStrategy(200, 50, 1_000, 100_000);
     }
 
     @Override

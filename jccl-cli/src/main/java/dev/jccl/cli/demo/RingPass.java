@@ -43,7 +43,7 @@ final class RingPass {
     /** What one step did, as the summary prints it. */
     record Step(int step, int from, int to, int origin, long bytes, double ms, boolean verified, String via) {
         String line() {
-            return String.format(Locale.ROOT, "step %d  rank %d -> rank %d  %s of rank %d's buffer  %7.2f ms  %s  via %s",
+            return String.format(Locale.ROOT, "step %d  rank %d -> rank %d  %s of rank %d's buffer  %7.2f ms  %s  over %s",
                     step, from, to, Sizes.formatBytes(bytes), origin, ms, verified ? "verified" : "CORRUPT", via);
         }
     }
