@@ -84,7 +84,7 @@ public final class TcpLoopbackBench {
             server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
             Thread reader = Thread.ofPlatform().start(() -> {
                 try (SocketChannel in = server.accept()) {
-                    Connector.configure(in);
+                    Connector.configure(in, 1_000_000_000L);
                     ByteBuffer buf = ByteBuffer.allocateDirect(bytes);
                     long left = (long) bytes * count * 2;
                     while (left > 0) {
@@ -98,7 +98,7 @@ public final class TcpLoopbackBench {
                 }
             });
             try (SocketChannel out = SocketChannel.open()) {
-                Connector.configure(out);
+                Connector.configure(out, 1_000_000_000L);
                 out.connect(server.getLocalAddress());
                 ByteBuffer buf = ByteBuffer.allocateDirect(bytes);
                 for (int round = 0; round < 2; round++) {
