@@ -179,7 +179,11 @@ final class TcpQueuePair implements QueuePair, ReceiverAgent.Sink, OutboundLane.
             case TYPE_NAK -> {
                 String why = in.readDetail(h.chunkLength());
                 long n = requester.nakTarget(h.seq());
-                WcStatus status = h.status() == NAK_RECEIVER_NOT_READY ? WcStatus.RNR_RETRY_EXC : WcStatus.REM_ACCESS_ERR;
+                WcStatus status = switch (h.status()) {
+                    case NAK_RECEIVER_NOT_READY -> WcStatus.RNR_RETRY_EXC;
+                    case NAK_RECEIVE_TOO_SMALL -> WcStatus.REM_INV_REQ_ERR;
+                    default -> WcStatus.REM_ACCESS_ERR;
+                };
                 fail(n, status, "peer " + in.peer + " refused seq " + h.seq() + ": " + why);
             }
             default -> responder.onRequest(h, in);

@@ -130,7 +130,7 @@ class TcpRemoteErrorTest {
             assertEquals(WcStatus.WR_FLUSH_ERR, next.status(), next.toString());
             assertEquals(11, next.wrId());
             WorkCompletion atSender = a.awaitOne();
-            assertEquals(WcStatus.REM_ACCESS_ERR, atSender.status(), atSender.toString());
+            assertEquals(WcStatus.REM_INV_REQ_ERR, atSender.status(), atSender.toString());
             assertTrue(atSender.detail().contains("does not fit"), atSender.detail());
             assertEquals(QpState.ERR, b.qp.state());
             assertTrue(TcpPeer.allZero(dst.segment()));
