@@ -1,11 +1,14 @@
 package dev.jccl.algo;
 
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+@Timeout(value = 30, unit = TimeUnit.SECONDS)
 class BlocksAndChannelsTest {
     @Test
     void blocksCoverEveryElementOnceAndDifferByAtMostOneGrain() {

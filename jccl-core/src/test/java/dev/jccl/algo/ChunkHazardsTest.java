@@ -1,8 +1,10 @@
 package dev.jccl.algo;
 
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 import static dev.jccl.algo.BufferId.INPUT;
 import static dev.jccl.algo.BufferId.OUTPUT;
@@ -11,6 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 /** The waits the executor gets for each kind of hazard, at chunk granularity. */
+@Timeout(value = 30, unit = TimeUnit.SECONDS)
 class ChunkHazardsTest {
     private static ChunkHazards of(long chunk, Placement p, Step... steps) {
         return ChunkHazards.of(new RankSchedule(Collective.ALL_REDUCE, Algorithm.RING, 0, 2, 16, 16, 16, List.of(steps)), chunk, p);

@@ -4,7 +4,9 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.SplittableRandom;
 
 /**
@@ -32,8 +34,9 @@ final class ChunkSimulator {
     private final int n;
     private final boolean ignoreWaits;
     private final Rank[] ranks;
-    private final ArrayDeque<Posted>[][] pending;
-    private final ArrayDeque<Message>[][] delivered;
+    /** Per ordered pair (from * n + to): chunks posted, not yet completed; chunks delivered, not yet applied. */
+    private final List<ArrayDeque<Posted>> pending = new ArrayList<>();
+    private final List<ArrayDeque<Message>> delivered = new ArrayList<>();
     private final int[][] inFlight;
 
     /** Per-rank state: hazards, chunk progress and what each chunk knew. */
@@ -49,10 +52,9 @@ final class ChunkSimulator {
         final List<ArrayDeque<Integer>> recvsFrom = new ArrayList<>();
         final List<Integer> copies = new ArrayList<>();
         final List<Integer> peers = new ArrayList<>();
-        final List<ChunkHazards.Wait>[][] waits;
+        final Map<Long, List<ChunkHazards.Wait>> waits = new HashMap<>();
         final long[] scratch;
 
-        @SuppressWarnings("unchecked")
         Rank(int id) {
             this.id = id;
             this.schedule = schedules.get(id);
@@ -61,12 +63,10 @@ final class ChunkSimulator {
             this.done = new int[ops.size()];
             this.posted = new int[ops.size()];
             this.prefixKnowledge = new long[ops.size()][];
-            this.waits = new List[ops.size()][];
             for (int p = 0; p < n; p++) { sendsTo.add(new ArrayDeque<>()); recvsFrom.add(new ArrayDeque<>()); }
             for (int i = 0; i < ops.size(); i++) {
                 prefixKnowledge[i] = new long[hazards.chunkCount(i) + 1];
                 prefixKnowledge[i][0] = 1L << id;
-                waits[i] = new List[hazards.chunkCount(i)];
                 int peer = ops.get(i).peer();
                 if (peer >= 0 && !peers.contains(peer)) peers.add(peer);
                 switch (ops.get(i).kind()) {
@@ -83,8 +83,7 @@ final class ChunkSimulator {
         long ready(int op, int chunk) {
             long k = 1L << id;
             if (ignoreWaits) return k;
-            if (waits[op][chunk] == null) waits[op][chunk] = hazards.waits(op, chunk);
-            for (ChunkHazards.Wait w : waits[op][chunk]) {
+            for (ChunkHazards.Wait w : waits.computeIfAbsent((long) op << 32 | chunk, key -> hazards.waits(op, chunk))) {
                 if (done[w.op()] < w.chunks()) return -1;
                 k |= prefixKnowledge[w.op()][w.chunks()];
             }
@@ -112,7 +111,6 @@ final class ChunkSimulator {
         }
     }
 
-    @SuppressWarnings("unchecked")
     ChunkSimulator(List<RankSchedule> schedules, List<SimMemory> memories, Arith arith, long chunkElems, int slots, long seed) {
         this(schedules, memories, arith, chunkElems, slots, seed, false);
     }
@@ -129,10 +127,8 @@ final class ChunkSimulator {
         this.random = new SplittableRandom(seed);
         this.n = schedules.size();
         if (n > 64) throw new IllegalArgumentException("knowledge is a 64-bit mask");
-        this.pending = new ArrayDeque[n][n];
-        this.delivered = new ArrayDeque[n][n];
         this.inFlight = new int[n][n];
-        for (int a = 0; a < n; a++) for (int b = 0; b < n; b++) { pending[a][b] = new ArrayDeque<>(); delivered[a][b] = new ArrayDeque<>(); }
+        for (int i = 0; i < n * n; i++) { pending.add(new ArrayDeque<>()); delivered.add(new ArrayDeque<>()); }
         this.ranks = new Rank[n];
         for (int r = 0; r < n; r++) ranks[r] = new Rank(r);
     }
@@ -158,8 +154,8 @@ final class ChunkSimulator {
         }
         for (int a = 0; a < n; a++) {
             for (int b = 0; b < n; b++) {
-                if (!delivered[a][b].isEmpty()) {
-                    throw new AssertionError("rank " + a + " step " + delivered[a][b].peek().fromStep() + " sent a chunk to rank " + b + " that no receive took");
+                if (!delivered.get(a * n + b).isEmpty()) {
+                    throw new AssertionError("rank " + a + " step " + delivered.get(a * n + b).peek().fromStep() + " sent a chunk to rank " + b + " that no receive took");
                 }
             }
         }
@@ -172,9 +168,9 @@ final class ChunkSimulator {
         for (int p : r.peers) {
             Integer send = head(r.sendsTo.get(p), r.posted, r);
             if (send != null && inFlight[r.id][p] < slots && r.ready(send, r.posted[send]) >= 0) out.add(new Event(Kind.POST, r.id, send, p));
-            if (!pending[r.id][p].isEmpty()) out.add(new Event(Kind.COMPLETE, r.id, pending[r.id][p].peek().op(), p));
+            if (!pending.get(r.id * n + p).isEmpty()) out.add(new Event(Kind.COMPLETE, r.id, pending.get(r.id * n + p).peek().op(), p));
             Integer recv = head(r.recvsFrom.get(p), r.done, r);
-            if (recv != null && !delivered[p][r.id].isEmpty() && r.ready(recv, r.done[recv]) >= 0) out.add(new Event(Kind.APPLY, r.id, recv, p));
+            if (recv != null && !delivered.get(p * n + r.id).isEmpty() && r.ready(recv, r.done[recv]) >= 0) out.add(new Event(Kind.APPLY, r.id, recv, p));
         }
         for (int op : r.copies) {
             if (r.done[op] < r.hazards.chunkCount(op) && r.ready(op, r.done[op]) >= 0) out.add(new Event(Kind.COPY, r.id, op, -1));
@@ -193,20 +189,20 @@ final class ChunkSimulator {
         switch (e.kind()) {
             case POST -> {
                 int chunk = r.posted[e.op()]++;
-                pending[r.id][e.peer()].add(new Posted(e.op(), chunk, r.ready(e.op(), chunk)));
+                pending.get(r.id * n + e.peer()).add(new Posted(e.op(), chunk, r.ready(e.op(), chunk)));
                 inFlight[r.id][e.peer()]++;
             }
             case COMPLETE -> {
-                Posted p = pending[r.id][e.peer()].poll();
+                Posted p = pending.get(r.id * n + e.peer()).poll();
                 if (r.done[p.op()] != p.chunk()) throw new AssertionError("send chunks completed out of order");
                 Span from = ChunkHazards.chunkOf(r.span(p.op(), 0), p.chunk(), chunkElems);
-                delivered[r.id][e.peer()].add(new Message(mem.read(from, r.scratch), p.knowledge(), r.ops.get(p.op()).step()));
+                delivered.get(r.id * n + e.peer()).add(new Message(mem.read(from, r.scratch), p.knowledge(), r.ops.get(p.op()).step()));
                 r.finish(p.op(), p.knowledge());
             }
             case APPLY -> {
                 int chunk = r.done[e.op()];
                 long k = r.ready(e.op(), chunk);
-                Message m = delivered[e.peer()][r.id].poll();
+                Message m = delivered.get(e.peer() * n + r.id).poll();
                 Span into = ChunkHazards.chunkOf(r.span(e.op(), 1), chunk, chunkElems);
                 if (m.payload().length != into.count()) {
                     throw new AssertionError("rank " + r.id + " step " + r.ops.get(e.op()).step() + " chunk " + chunk + " expects "

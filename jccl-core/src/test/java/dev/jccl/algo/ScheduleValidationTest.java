@@ -1,8 +1,10 @@
 package dev.jccl.algo;
 
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 import static dev.jccl.algo.BufferId.INPUT;
 import static dev.jccl.algo.BufferId.OUTPUT;
@@ -11,6 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Schedules refuse what an executor must never see, and builders refuse bad requests, naming values. */
+@Timeout(value = 30, unit = TimeUnit.SECONDS)
 class ScheduleValidationTest {
     private static String refused(Runnable r) {
         return assertThrows(IllegalArgumentException.class, r::run).getMessage();

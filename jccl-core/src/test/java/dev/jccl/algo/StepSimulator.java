@@ -1,6 +1,7 @@
 package dev.jccl.algo;
 
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -18,19 +19,18 @@ final class StepSimulator {
     private final Arith arith;
     private final HostTopology topology;
     private final int n;
-    private final ArrayDeque<Message>[][] queues;
+    /** Messages in flight per ordered pair, at index from * n + to. */
+    private final List<ArrayDeque<Message>> queues = new ArrayList<>();
     private final long[] sentElems;
     private final long[] crossHostElems;
 
-    @SuppressWarnings("unchecked")
     StepSimulator(List<RankSchedule> schedules, List<SimMemory> memories, Arith arith, HostTopology topology) {
         this.schedules = schedules;
         this.memories = memories;
         this.arith = arith;
         this.topology = topology;
         this.n = schedules.size();
-        this.queues = new ArrayDeque[n][n];
-        for (ArrayDeque<Message>[] row : queues) for (int j = 0; j < n; j++) row[j] = new ArrayDeque<>();
+        for (int i = 0; i < n * n; i++) queues.add(new ArrayDeque<>());
         this.sentElems = new long[n];
         this.crossHostElems = new long[n];
     }
@@ -57,7 +57,7 @@ final class StepSimulator {
                         // Program order within a step: send, copy, then receive.
                         Send send = s.send();
                         if (send != null) {
-                            queues[r][send.peer()].add(new Message(memories.get(r).read(send.from(), scratch[r]), pc[r]));
+                            queues.get(r * n + send.peer()).add(new Message(memories.get(r).read(send.from(), scratch[r]), pc[r]));
                             sentElems[r] += send.from().count();
                             if (!topology.sameHost(r, send.peer())) crossHostElems[r] += send.from().count();
                         }
@@ -66,7 +66,7 @@ final class StepSimulator {
                         progress = true;
                     }
                     if (s.recv() != null) {
-                        Message m = queues[s.recv().peer()][r].poll();
+                        Message m = queues.get(s.recv().peer() * n + r).poll();
                         if (m == null) break;
                         if (m.payload().length != s.recv().count()) {
                             throw new AssertionError("rank " + r + " step " + pc[r] + " expects " + s.recv().count()
@@ -86,9 +86,9 @@ final class StepSimulator {
         }
         for (int a = 0; a < n; a++) {
             for (int b = 0; b < n; b++) {
-                if (!queues[a][b].isEmpty()) {
-                    throw new AssertionError("rank " + a + " step " + queues[a][b].peek().fromStep() + " sent "
-                            + queues[a][b].peek().payload().length + " elements to rank " + b + " that no receive took");
+                if (!queues.get(a * n + b).isEmpty()) {
+                    throw new AssertionError("rank " + a + " step " + queues.get(a * n + b).peek().fromStep() + " sent "
+                            + queues.get(a * n + b).peek().payload().length + " elements to rank " + b + " that no receive took");
                 }
             }
         }
