@@ -47,6 +47,15 @@
  * Schedules never contain an operation of zero elements. The result is the same on every rank, bit
  * for bit: each output element is reduced in one fixed order on one rank and then copied.
  *
+ * <h2>Tuning</h2>
+ * {@link dev.jccl.algo.Tuner#plan} prices every algorithm of a collective with an α-β-γ model
+ * ({@link dev.jccl.algo.CostParams}: latency, link and per-stream bandwidth of shared memory and of the
+ * network, reduction speed) over channel counts and chunk sizes, and returns a
+ * {@link dev.jccl.algo.Plan} with every candidate's prediction and a one-line reason for the log.
+ * The caller reads {@code JCCL_ALGO}, {@code JCCL_NCHANNELS}, {@code JCCL_CHUNKSIZE} and
+ * {@code JCCL_BUFFSIZE} and passes them as {@link dev.jccl.algo.TunerOverrides}; the result depends
+ * on its arguments only, so plans can be cached per (collective, size).
+ *
  * <h2>Channels</h2>
  * A collective on {@code nch} channels is {@code nch} independent schedules over disjoint slices
  * ({@link dev.jccl.algo.Channels}); spans carry offsets into the whole INPUT and OUTPUT, and each
