@@ -36,10 +36,13 @@ public final class Knobs {
             Knobs::positiveDuration, "how long a SEND waits for the peer to post a receive before RNR_RETRY_EXC");
     public static final Knob<String> HOST_ID = new Knob<>("JCCL_HOST_ID", "",
             s -> s, "override the host identity used to group ranks by host");
+    public static final Knob<String> REDUCE_KERNEL = new Knob<>("JCCL_REDUCE_KERNEL", "vector",
+            s -> oneOf(s, "vector", "scalar"), "reduction kernels: vector (jdk.incubator.vector; scalar when the module is absent) or scalar (the reference)");
 
     /** All knobs, in the order devinfo -v prints them. */
     public static final List<Knob<?>> ALL = List.of(DEBUG, DEBUG_SUBSYS, DEBUG_FILE, TRANSPORT, TIMEOUT_NS,
-            QPS_PER_CONNECTION, SOCKET_IFNAME, AUTH_TOKEN, SHM_DIR, HEARTBEAT_NS, RNR_TIMEOUT_NS, HOST_ID);
+            QPS_PER_CONNECTION, SOCKET_IFNAME, AUTH_TOKEN, SHM_DIR, HEARTBEAT_NS, RNR_TIMEOUT_NS, HOST_ID,
+            REDUCE_KERNEL);
 
     private static String level(String s) {
         String v = s.trim().toUpperCase(Locale.ROOT);
@@ -53,6 +56,12 @@ public final class Knobs {
         long ns = Sizes.parseDurationNs(s);
         if (ns <= 0) throw new IllegalArgumentException("must be positive");
         return ns;
+    }
+
+    private static String oneOf(String s, String... allowed) {
+        String v = s.trim().toLowerCase(Locale.ROOT);
+        if (!List.of(allowed).contains(v)) throw new IllegalArgumentException("expected one of " + String.join(", ", allowed));
+        return v;
     }
 
     static int intIn(String s, int min, int max) {
