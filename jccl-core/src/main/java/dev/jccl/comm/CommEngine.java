@@ -223,8 +223,10 @@ final class CommEngine implements AutoCloseable {
             case AbortSeen a -> a.record;
             case ExecFailure.Mismatch m -> board.raise(new AbortRecord(Failure.Kind.MISMATCH, rank, -1,
                     "detected by rank " + rank + " in " + where + ": " + m.getMessage()));
-            case ExecFailure.LinkLost l -> board.poll().orElseGet(() -> board.raise(new AbortRecord(Failure.Kind.PEER_LOST, rank,
-                    l.peer(), "rank " + rank + " lost its link to rank " + l.peer() + " in " + where + ": " + l.getMessage())));
+            case ExecFailure.LinkLost l -> board.poll().orElseGet(() -> board.raise(l.peerGone()
+                    ? new AbortRecord(Failure.Kind.PEER_LOST, rank, l.peer(), "rank " + rank + " lost its link to rank " + l.peer()
+                            + " in " + where + ": " + l.getMessage())
+                    : new AbortRecord(Failure.Kind.ERROR, rank, -1, "transport error in " + where + ": " + l.getMessage())));
             case StallTimeout s -> board.raise(new AbortRecord(Failure.Kind.TIMEOUT, rank, -1, where + " made no progress for "
                     + s.stalledNs / 1_000_000 + " ms (JCCL_TIMEOUT); rank " + rank + " waits on " + FailureReport.ranks(java.util.List.copyOf(waitingOn))));
             case LinkTable.ConnectTimeoutException c -> board.raise(new AbortRecord(Failure.Kind.TIMEOUT, rank, -1,

@@ -1,5 +1,7 @@
 package dev.jccl.exec;
 
+import dev.jccl.verbs.WcStatus;
+
 /**
  * Why running a schedule stopped. The runtime above turns these into the public exception tree,
  * adding the operation, its sequence number and what the other ranks report.
@@ -47,10 +49,27 @@ public abstract sealed class ExecFailure extends RuntimeException permits ExecFa
         }
     }
 
-    /** The queue pair to {@code peer} went to ERR: the peer died, closed, or aborted. */
+    /**
+     * The queue pair to {@code peer} went to ERR. With a flush or retry status the peer died,
+     * closed or aborted; another status (or none: a broken protocol) is a transport error.
+     */
     public static final class LinkLost extends ExecFailure {
-        LinkLost(int peer, int channel, String detail) {
-            super("link to rank " + peer + " (channel " + channel + ") failed: " + detail, peer, channel);
+        private final WcStatus status;
+
+        LinkLost(int peer, int channel, WcStatus status, String detail) {
+            super("link to rank " + peer + " (channel " + channel + ") failed: " + (status == null ? "" : status + " ")
+                    + (detail == null || detail.isEmpty() ? "" : "(" + detail + ")"), peer, channel);
+            this.status = status;
+        }
+
+        /** The completion status that reported it; null when this side found the protocol broken. */
+        public WcStatus status() {
+            return status;
+        }
+
+        /** Whether the peer is gone (flushed, unreachable), as opposed to a transport or protocol error. */
+        public boolean peerGone() {
+            return status == WcStatus.WR_FLUSH_ERR || status == WcStatus.RETRY_EXC || status == WcStatus.RNR_RETRY_EXC;
         }
     }
 }

@@ -93,7 +93,6 @@ public final class Link implements AutoCloseable {
         this.arrivalImm = new int[n];
         this.arrivalBytes = new long[n];
         this.creditWrs = new SendWr[n];
-        for (int k = 1; k <= n; k++) creditWrs[k - 1] = SendWr.writeWithImm(WrIds.CREDIT, Sge.EMPTY, 0, 0, ImmCodec.credit(k));
         qp.modifyToInit();
         for (int i = 0; i < recvDepth; i++) postRecv();
     }
@@ -125,6 +124,10 @@ public final class Link implements AutoCloseable {
         qp.modifyToRtr(remote);
         qp.modifyToRts();
         this.peerSlots = remoteSlots;
+        // Zero bytes into the peer's FIFO: a valid target even for providers that check the rkey of an empty write.
+        for (int k = 1; k <= creditWrs.length; k++) {
+            creditWrs[k - 1] = SendWr.writeWithImm(WrIds.CREDIT, Sge.EMPTY, remoteSlots.address(), remoteSlots.rkey(), ImmCodec.credit(k));
+        }
     }
 
     public int peer() { return peer; }
@@ -146,15 +149,15 @@ public final class Link implements AutoCloseable {
     }
 
     private void handle(WorkCompletion wc) {
-        if (!wc.ok()) throw new ExecFailure.LinkLost(peer, channel, wc.status() + (wc.detail().isEmpty() ? "" : " (" + wc.detail() + ")"));
+        if (!wc.ok()) throw new ExecFailure.LinkLost(peer, channel, wc.status(), wc.detail());
         if (wc.opcode() == WcOpcode.RECV_RDMA_WITH_IMM) {
             int imm = wc.imm();
             if (ImmCodec.isCredit(imm)) {
                 freed += ImmCodec.payload(imm);
-                if (freed > sent) throw new ExecFailure.LinkLost(peer, channel, "peer returned credits for " + freed + " chunks but only " + sent + " were sent");
+                if (freed > sent) throw new ExecFailure.LinkLost(peer, channel, null, "peer returned credits for " + freed + " chunks but only " + sent + " were sent");
             } else {
                 if (arrived - consumed >= fifo.slotCount()) {
-                    throw new ExecFailure.LinkLost(peer, channel, "peer overran the " + fifo.slotCount() + "-slot FIFO");
+                    throw new ExecFailure.LinkLost(peer, channel, null, "peer overran the " + fifo.slotCount() + "-slot FIFO");
                 }
                 int s = (int) (arrived % fifo.slotCount());
                 arrivalImm[s] = imm;
@@ -172,7 +175,7 @@ public final class Link implements AutoCloseable {
     }
 
     private void postRecv() {
-        if (!qp.postRecv(recvWr)) throw new ExecFailure.LinkLost(peer, channel, "receive queue unexpectedly full");
+        if (!qp.postRecv(recvWr)) throw new ExecFailure.LinkLost(peer, channel, null, "receive queue unexpectedly full");
     }
 
     /** Whether a data chunk may be posted now: a free slot at the peer and room in the send queue. */
@@ -187,7 +190,7 @@ public final class Link implements AutoCloseable {
     public void postData(Sge local, int fingerprint, SendListener listener, int op) {
         checkUsable();
         SendWr wr = SendWr.writeWithImm(WrIds.DATA, local, peerSlots.at(fifo.offsetOf(sent)), peerSlots.rkey(), ImmCodec.data(fingerprint));
-        if (!qp.postSend(wr)) throw new ExecFailure.LinkLost(peer, channel, "send queue full although credits allowed the chunk");
+        if (!qp.postSend(wr)) throw new ExecFailure.LinkLost(peer, channel, null, "send queue full although credits allowed the chunk");
         sendListener = listener;
         sendOps[(int) (sent % fifo.slotCount())] = op;
         sent++;
@@ -243,7 +246,7 @@ public final class Link implements AutoCloseable {
     }
 
     private void checkUsable() {
-        if (qp.state() == QpState.ERR) throw new ExecFailure.LinkLost(peer, channel, "queue pair is in ERR");
+        if (qp.state() == QpState.ERR) throw new ExecFailure.LinkLost(peer, channel, null, "queue pair is in ERR");
     }
 
     /** Moves the queue pair to ERR so the peer notices at once; idempotent. */
