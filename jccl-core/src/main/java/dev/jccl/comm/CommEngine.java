@@ -82,6 +82,7 @@ final class CommEngine implements AutoCloseable {
     int rank() { return rank; }
     Failure failure() { return failure; }
     IdlePolicy idlePolicy() { return idlePolicy; }
+    String providerFor(int peer) { return transports.choose(peer); }
     FlightRecorder recorder() { return recorder; }
     boolean hasWork() { return current != null || !queue.isEmpty(); }
     boolean callersWaiting() { return waitingCallers.get() > 0; }

@@ -67,6 +67,9 @@ final class CommunicatorImpl implements Communicator {
 
     Calls calls() { return calls; }
 
+    /** The provider that carries traffic to {@code peer} (for diagnostics and tests). */
+    String providerFor(int peer) { return engine.providerFor(peer); }
+
     /** This rank's flight recorder (for diagnostics and tests). */
     FlightRecorder recorder() { return engine.recorder(); }
 
