@@ -224,7 +224,7 @@ final class CommEngine implements AutoCloseable {
         java.util.Map<Integer, java.util.List<FlightRecorder.Published>> recs;
         try {
             board.publishRecorder(recorder);
-            recs = board.gatherRecorders(gatherNs);
+            recs = board.gatherRecorders(gatherNs, first.kind() == Failure.Kind.PEER_LOST ? first.lostRank() : -1);
         } catch (RuntimeException storeDown) {
             recs = java.util.Map.of(rank, FlightRecorder.decode(recorder.encode()));
         }
