@@ -38,11 +38,20 @@ public final class Knobs {
             s -> s, "override the host identity used to group ranks by host");
     public static final Knob<Boolean> STORE_HOSTED = new Knob<>("JCCL_STORE_HOSTED", "0",
             Knobs::bool, "1 when the launcher hosts the rendezvous store itself, so rank 0 only connects to it");
+    public static final Knob<String> ALGO = new Knob<>("JCCL_ALGO", "",
+            s -> s.trim().toLowerCase(Locale.ROOT),
+            "comma list of algorithms the tuner may choose from (ring, tree, halving_doubling, hierarchical); empty = any");
+    public static final Knob<Integer> NCHANNELS = new Knob<>("JCCL_NCHANNELS", "auto",
+            s -> isAuto(s) ? 0 : intIn(s, 1, 64), "channels a collective is split over, each with its own queue pairs; auto (0) = the tuner decides");
+    public static final Knob<Long> CHUNKSIZE = new Knob<>("JCCL_CHUNKSIZE", "auto",
+            s -> isAuto(s) ? 0L : positiveBytes(s), "bytes per chunk, the unit that pipelines across steps; auto (0) = the tuner decides");
+    public static final Knob<Long> BUFFSIZE = new Knob<>("JCCL_BUFFSIZE", "4M",
+            Knobs::positiveBytes, "bytes of registered slot FIFO per peer and channel; holds at least two chunks");
 
     /** All knobs, in the order devinfo -v prints them. */
     public static final List<Knob<?>> ALL = List.of(DEBUG, DEBUG_SUBSYS, DEBUG_FILE, TRANSPORT, TIMEOUT_NS,
             QPS_PER_CONNECTION, SOCKET_IFNAME, AUTH_TOKEN, SHM_DIR, HEARTBEAT_NS, RNR_TIMEOUT_NS, HOST_ID,
-            STORE_HOSTED);
+            STORE_HOSTED, ALGO, NCHANNELS, CHUNKSIZE, BUFFSIZE);
 
     private static String level(String s) {
         String v = s.trim().toUpperCase(Locale.ROOT);
@@ -64,6 +73,16 @@ public final class Knobs {
         long ns = Sizes.parseDurationNs(s);
         if (ns <= 0) throw new IllegalArgumentException("must be positive");
         return ns;
+    }
+
+    private static boolean isAuto(String s) {
+        return s.trim().equalsIgnoreCase("auto");
+    }
+
+    private static Long positiveBytes(String s) {
+        long v = Sizes.parseBytes(s);
+        if (v <= 0) throw new IllegalArgumentException("must be positive (or auto where allowed)");
+        return v;
     }
 
     static int intIn(String s, int min, int max) {

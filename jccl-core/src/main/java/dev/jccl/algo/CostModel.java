@@ -1,0 +1,195 @@
+package dev.jccl.algo;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The α-β(-γ) model behind the tuner. An algorithm is a list of message steps; each step moves B
+ * bytes per channel over a link kind (shared memory if every pair of the step shares a host, else
+ * network) that F flows per host share. A chunk of C bytes costs o + C·max(β, γ) for a reducing
+ * step (reduction of one chunk overlaps the transfer of the next) and o + C·β otherwise, where β
+ * per channel is max(stream β, link β·F·channels). Then:
+ * <ul>
+ *   <li>pipelined steps (rings, chains, trees: chunk c of step k+1 follows chunk c of step k) cost
+ *       max(fill, load): fill = Σ(α + one chunk) + the longest step's remaining chunks, load = α +
+ *       the chunks of all steps that share one link back to back;</li>
+ *   <li>store-and-forward steps (halving-doubling, whose next step needs most of this one) cost
+ *       Σ(α + all chunks);</li>
+ *   <li>concurrent steps (pairwise exchange: no step waits on another) cost max α + all chunks.</li>
+ * </ul>
+ * So pipelining hides per-hop latency for large messages and log-depth algorithms win for small
+ * ones. Pure arithmetic, no state.
+ */
+final class CostModel {
+    /** One step: link kind, flows per host sharing the link, and its bytes as a share of a channel's. */
+    private record Hop(boolean net, int flows, double share, boolean reduces, int link) {}
+
+    private enum Shape { PIPELINED, STORE_AND_FORWARD, CONCURRENT }
+
+    /** An algorithm's steps over a topology; independent of size, channels and chunk, so built once per plan. */
+    record Route(List<Hop> hops, Shape shape) {}
+
+    private final CostParams p;
+
+    CostModel(CostParams params) {
+        this.p = params;
+    }
+
+    Route route(Algorithm a, TuneRequest req) {
+        List<Hop> hops = new ArrayList<>();
+        Shape shape = hops(a, req, 1.0, hops);
+        return new Route(List.copyOf(hops), shape);
+    }
+
+    double predictNs(Route route, long bytes, int channels, long chunkBytes) {
+        return time(route.hops(), route.shape(), (double) bytes / channels, channels, chunkBytes) + channels * p.channelOverheadNs();
+    }
+
+    double predictNs(Algorithm a, TuneRequest req, int channels, long chunkBytes) {
+        return predictNs(route(a, req), req.bytes(), channels, chunkBytes);
+    }
+
+    /**
+     * The steps of one channel, {@code s} standing for its bytes (1 when building a route). Rooted collectives are priced from the first
+     * rank of the host-grouped order: another root rotates the chain or tree, which changes how many
+     * hops cross hosts by at most one.
+     */
+    private Shape hops(Algorithm a, TuneRequest req, double s, List<Hop> out) {
+        HostTopology t = req.topology();
+        int n = t.nranks();
+        int[] order = t.order();
+        Collective c = req.collective();
+        switch (a) {
+            case RING -> {
+                if (c.rooted()) {
+                    for (int i = 0; i + 1 < n; i++) out.add(hop(t, new int[][] {{order[i], order[i + 1]}}, s, c == Collective.REDUCE, i));
+                    return Shape.PIPELINED;
+                }
+                int[][] ring = new int[n][];
+                for (int i = 0; i < n; i++) ring[i] = new int[] {order[i], order[(i + 1) % n]};
+                // Reduce-scatter steps, then allgather steps; every step uses the same outgoing link.
+                Hop reduceStep = hop(t, ring, s / n, true, 0);
+                Hop gatherStep = new Hop(reduceStep.net(), reduceStep.flows(), s / n, false, 0);
+                if (c != Collective.ALL_GATHER) for (int k = 0; k < n - 1; k++) out.add(reduceStep);
+                if (c != Collective.REDUCE_SCATTER) for (int k = 0; k < n - 1; k++) out.add(gatherStep);
+                return Shape.PIPELINED;
+            }
+            case TREE -> {
+                if (c != Collective.BROADCAST) binomial(t, order, s, true, out);
+                if (c != Collective.REDUCE) binomial(t, order, s, false, out);
+                return Shape.PIPELINED;
+            }
+            case HALVING_DOUBLING -> {
+                halvingDoubling(t, order, s, out);
+                return Shape.STORE_AND_FORWARD;
+            }
+            case HIERARCHICAL -> {
+                hierarchical(t, s, out);
+                return Shape.PIPELINED;
+            }
+            case PAIRWISE -> {
+                for (int k = 1; k < n; k++) out.add(hop(t, shifted(n, k), s / n, false, 0));
+                return Shape.CONCURRENT;
+            }
+            case DISSEMINATION -> {
+                for (int d = 1; d < n; d <<= 1) out.add(hop(t, shifted(n, d), 0, false, 0));
+                return Shape.PIPELINED;
+            }
+        }
+        throw new IllegalStateException(a.toString());
+    }
+
+    /** Every rank r sends to r + k. */
+    private static int[][] shifted(int n, int k) {
+        int[][] pairs = new int[n][];
+        for (int r = 0; r < n; r++) pairs[r] = new int[] {r, (r + k) % n};
+        return pairs;
+    }
+
+    /** Levels of the binomial tree over the order, leaves first when reducing, root first when not. */
+    private void binomial(HostTopology t, int[] order, double s, boolean reduces, List<Hop> out) {
+        List<Hop> levels = new ArrayList<>();
+        for (int mask = 1; mask < order.length; mask <<= 1) {
+            List<int[]> pairs = new ArrayList<>();
+            for (int v = 0; v + mask < order.length; v += 2 * mask) pairs.add(new int[] {order[v + mask], order[v]});
+            levels.add(hop(t, pairs.toArray(int[][]::new), s, reduces, 0));
+        }
+        if (!reduces) Collections.reverse(levels);
+        out.addAll(levels);
+    }
+
+    private void halvingDoubling(HostTopology t, int[] order, double s, List<Hop> out) {
+        int n = order.length;
+        int p = Integer.highestOneBit(n);
+        int rem = n - p;
+        int[] real = new int[p];
+        for (int vid = 0; vid < p; vid++) real[vid] = vid < rem ? order[2 * vid + 1] : order[vid + rem];
+        int[][] fold = new int[rem][];
+        for (int i = 0; i < rem; i++) fold[i] = new int[] {order[2 * i], order[2 * i + 1]};
+        if (rem > 0) out.add(hop(t, fold, s, true, 0));
+        List<Hop> doubling = new ArrayList<>();
+        double part = s;
+        for (int mask = p / 2; mask >= 1; mask >>= 1) {
+            int[][] pairs = new int[p][];
+            for (int vid = 0; vid < p; vid++) pairs[vid] = new int[] {real[vid], real[vid ^ mask]};
+            part /= 2;
+            out.add(hop(t, pairs, part, true, 0));
+            doubling.add(0, hop(t, pairs, part, false, 0));
+        }
+        out.addAll(doubling);
+        if (rem > 0) out.add(hop(t, fold, s, false, 0));
+    }
+
+    private void hierarchical(HostTopology t, double s, List<Hop> out) {
+        int local = t.maxRanksPerHost();
+        int hosts = t.hosts();
+        // Intra-host phases use link 0, the cross-host ring link 1 shared by every local rank's flow.
+        for (int k = 0; k < local - 1; k++) out.add(new Hop(false, 1, s / local, true, 0));
+        for (int k = 0; k < 2 * (hosts - 1); k++) out.add(new Hop(true, local, s / local / hosts, k < hosts - 1, 1));
+        for (int k = 0; k < local - 1; k++) out.add(new Hop(false, 1, s / local, false, 0));
+    }
+
+    /** A step whose transfers are {@code pairs} (from, to): network if any pair crosses hosts. */
+    private static Hop hop(HostTopology t, int[][] pairs, double bytes, boolean reduces, int link) {
+        Map<Integer, Integer> leaving = new HashMap<>();
+        for (int[] pr : pairs) {
+            if (!t.sameHost(pr[0], pr[1])) leaving.merge(t.hostOf(pr[0]), 1, Integer::sum);
+        }
+        int flows = leaving.values().stream().mapToInt(Integer::intValue).max().orElse(1);
+        return new Hop(!leaving.isEmpty(), flows, bytes, reduces, link);
+    }
+
+    /** One hop's latency, cost of one chunk, and number of chunks, for a channel count and chunk size. */
+    private record HopCost(double alphaNs, double chunkNs, double chunks, int link) {}
+
+    private HopCost cost(Hop h, double channelBytes, int channels, long chunkBytes) {
+        LinkParams l = p.link(h.net());
+        double bytes = h.share() * channelBytes;
+        double beta = Math.max(l.streamNsPerByte(), l.betaNsPerByte() * h.flows() * channels);
+        double perByte = h.reduces() ? Math.max(beta, p.reduceNsPerByte()) : beta;
+        double chunkNs = l.chunkOverheadNs() + Math.min(chunkBytes, bytes) * perByte;
+        return new HopCost(l.alphaNs(), chunkNs, Math.max(1, Math.ceil(bytes / chunkBytes)), h.link());
+    }
+
+    private double time(List<Hop> hops, Shape shape, double channelBytes, int channels, long chunkBytes) {
+        if (hops.isEmpty()) return 0;
+        List<HopCost> costs = hops.stream().map(h -> cost(h, channelBytes, channels, chunkBytes)).toList();
+        double alphas = costs.stream().mapToDouble(HopCost::alphaNs).sum();
+        double allChunks = costs.stream().mapToDouble(c -> c.chunks() * c.chunkNs()).sum();
+        return switch (shape) {
+            case PIPELINED -> {
+                double fill = alphas + costs.stream().mapToDouble(HopCost::chunkNs).sum()
+                        + costs.stream().mapToDouble(c -> (c.chunks() - 1) * c.chunkNs()).max().orElse(0);
+                Map<Integer, Double> perLink = new HashMap<>();
+                for (HopCost c : costs) perLink.merge(c.link(), c.chunks() * c.chunkNs(), Double::sum);
+                double load = costs.getFirst().alphaNs() + perLink.values().stream().mapToDouble(Double::doubleValue).max().orElse(0);
+                yield Math.max(fill, load);
+            }
+            case STORE_AND_FORWARD -> alphas + allChunks;
+            case CONCURRENT -> costs.stream().mapToDouble(HopCost::alphaNs).max().orElse(0) + allChunks;
+        };
+    }
+}

@@ -1,0 +1,115 @@
+package dev.jccl.algo;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import dev.jccl.util.Sizes;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The tuner's choices over a table of sizes and topologies, with the default cost parameters. */
+@Timeout(value = 30, unit = TimeUnit.SECONDS)
+class TunerTest {
+    /** "2x4" = 2 hosts of 4 ranks. */
+    static HostTopology topo(String hostsByRanks) {
+        String[] p = hostsByRanks.split("x");
+        return HostTopology.uniform(Integer.parseInt(p[0]), Integer.parseInt(p[1]));
+    }
+
+    static Plan plan(Collective c, String bytes, HostTopology t, TunerOverrides o) {
+        return Tuner.plan(new TuneRequest(c, Sizes.parseBytes(bytes), t), CostParams.defaults(), o);
+    }
+
+    @ParameterizedTest(name = "{0} {1} on {2} -> {3}")
+    @CsvSource({
+            // Latency-bound: log-depth algorithms.
+            "ALL_REDUCE, 8,    1x8,  tree|halving_doubling",
+            "ALL_REDUCE, 4K,   1x8,  tree|halving_doubling",
+            "ALL_REDUCE, 8,    1x6,  tree|halving_doubling",
+            "ALL_REDUCE, 1K,   1x16, tree|halving_doubling",
+            "ALL_REDUCE, 8,    8x1,  tree|halving_doubling",
+            "ALL_REDUCE, 8,    2x4,  tree|halving_doubling",
+            // Bandwidth-bound: the pipelined ring.
+            "ALL_REDUCE, 256M, 1x8,  ring",
+            "ALL_REDUCE, 64M,  1x6,  ring",
+            "ALL_REDUCE, 16M,  1x16, ring",
+            "ALL_REDUCE, 256M, 8x1,  ring",
+            // Several ranks per host, large: only 1/L of the data crosses the network per rank.
+            "ALL_REDUCE, 256M, 2x4,  hierarchical",
+            "ALL_REDUCE, 64M,  4x4,  hierarchical",
+            "ALL_REDUCE, 16M,  2x8,  hierarchical",
+            "ALL_REDUCE, 1M,   2x2,  hierarchical",
+            "BROADCAST,  8,    1x8,  tree",
+            "BROADCAST,  256M, 1x8,  ring",
+            "REDUCE,     8,    2x4,  tree",
+            "REDUCE,     64M,  2x4,  ring",
+            "ALL_GATHER, 1M,   2x4,  ring",
+            "REDUCE_SCATTER, 1M, 1x8, ring",
+            "ALL_TO_ALL, 1M,   2x4,  pairwise",
+            "BARRIER,    0,    4x4,  dissemination",
+    })
+    void picksTheExpectedAlgorithm(Collective c, String bytes, String topology, String expected) {
+        Plan p = plan(c, bytes, topo(topology), TunerOverrides.NONE);
+        assertTrue(Arrays.asList(expected.split("\\|")).contains(p.algorithm().knobName()), p.why());
+    }
+
+    @Test
+    void thePickIsTheFastestCandidateAndEveryCandidateIsExplained() {
+        Plan p = plan(Collective.ALL_REDUCE, "16M", topo("1x8"), TunerOverrides.NONE);
+        List<Plan.Candidate> priced = p.candidates().stream().filter(Plan.Candidate::applicable).toList();
+        assertEquals(p.algorithm(), priced.getFirst().algorithm());
+        assertEquals(p.predictedNs(), priced.getFirst().predictedNs());
+        for (int i = 1; i < priced.size(); i++) assertTrue(priced.get(i - 1).predictedNs() <= priced.get(i).predictedNs());
+        Plan.Candidate hier = p.candidates().getLast();
+        assertEquals(Algorithm.HIERARCHICAL, hier.algorithm());
+        assertEquals("all ranks share one host, so hierarchical would be the ring", hier.notApplicable());
+        assertTrue(p.channels() >= 1 && p.channels() <= CostParams.defaults().maxChannels());
+        assertTrue(p.chunkBytes() >= Tuner.MIN_CHUNK_BYTES && p.chunkBytes() <= Tuner.DEFAULT_BUFF_BYTES / Tuner.SLOTS);
+        assertEquals(Tuner.DEFAULT_BUFF_BYTES, p.buffBytes());
+    }
+
+    @Test
+    void whyIsOneLineThatNamesTheChoiceAndTheAlternatives() {
+        Plan p = plan(Collective.ALL_REDUCE, "256M", topo("2x4"), TunerOverrides.NONE);
+        assertFalse(p.why().contains("\n"));
+        assertTrue(p.why().startsWith("allReduce 256 MiB on 8 ranks (2 hosts x 4 ranks): hierarchical, "), p.why());
+        assertTrue(p.why().contains("predicted ") && p.why().contains("; vs ring "), p.why());
+    }
+
+    @Test
+    void predictionsGrowWithSizeAndShrinkWithBandwidth() {
+        for (Algorithm a : Algorithm.implementing(Collective.ALL_REDUCE)) {
+            double last = 0;
+            for (long bytes = 1; bytes <= 1L << 30; bytes *= 8) {
+                double ns = new CostModel(CostParams.defaults()).predictNs(a, new TuneRequest(Collective.ALL_REDUCE, bytes, topo("2x4")), 2, 64 << 10);
+                assertTrue(ns >= last && ns > 0, a + " at " + bytes + ": " + ns + " < " + last);
+                last = ns;
+            }
+        }
+        CostParams slowNet = new CostParams(CostParams.defaults().shm(), LinkParams.of(30_000, 0.125, 0.1, 2_000), 0.25, 1_000, 4);
+        TuneRequest big = new TuneRequest(Collective.ALL_REDUCE, 256L << 20, topo("2x4"));
+        assertTrue(Tuner.plan(big, slowNet, TunerOverrides.NONE).predictedNs() > Tuner.plan(big, CostParams.defaults(), TunerOverrides.NONE).predictedNs());
+    }
+
+    @Test
+    void oneRankMovesNothing() {
+        Plan p = plan(Collective.ALL_REDUCE, "1M", HostTopology.singleHost(1), TunerOverrides.NONE);
+        assertTrue(p.predictedNs() < 10_000, p.why());
+        assertEquals(1, p.channels());
+    }
+
+    @Test
+    void chunkElemsRoundDownButNeverToZero() {
+        Plan p = plan(Collective.ALL_REDUCE, "1M", topo("1x4"), TunerOverrides.NONE.withChunkBytes(6));
+        assertEquals(1, p.chunkElems(8));
+        assertEquals(3, p.chunkElems(2));
+    }
+}
