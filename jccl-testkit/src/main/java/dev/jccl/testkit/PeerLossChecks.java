@@ -1,0 +1,52 @@
+package dev.jccl.testkit;
+
+import dev.jccl.verbs.MemoryRegion;
+import dev.jccl.verbs.RecvWr;
+import dev.jccl.verbs.SendWr;
+import dev.jccl.verbs.WcStatus;
+import dev.jccl.verbs.WorkCompletion;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+
+/** A peer that goes away is noticed through the transport within seconds, not by a timeout. */
+public abstract class PeerLossChecks extends ConformanceCheck {
+    private static final long NOTICE_NS = TimeUnit.SECONDS.toNanos(5);
+
+    protected PeerLossChecks(ProviderTarget target) {
+        super(target);
+    }
+
+    @Test
+    @Timeout(30)
+    void closingThePeerContextFlushesPostedReceivesWithinFiveSeconds() {
+        try (EndpointPair pair = connected()) {
+            MemoryRegion buf = pair.a().allocateRegion(3 * 64);
+            for (int i = 0; i < 3; i++) post(pair.a().qp(), new RecvWr(10 + i, buf.sge(64L * i, 64)));
+            pair.b().close();
+            List<WorkCompletion> flushed = pair.a().recvs().next(3, NOTICE_NS);
+            for (int i = 0; i < 3; i++) {
+                assertEquals(10 + i, flushed.get(i).wrId(), "flush order: " + flushed);
+                assertEquals(WcStatus.WR_FLUSH_ERR, flushed.get(i).status(), flushed.get(i).toString());
+            }
+        }
+    }
+
+    @Test
+    @Timeout(30)
+    void aSendToAClosedPeerFailsWithinFiveSeconds() {
+        try (EndpointPair pair = connected()) {
+            MemoryRegion src = pair.a().allocateRegion(64);
+            pair.b().close();
+            post(pair.a().qp(), SendWr.send(1, src.sge(0, 64)));
+            WorkCompletion wc = pair.a().sends().next(NOTICE_NS);
+            assertEquals(1, wc.wrId(), wc.toString());
+            assertNotEquals(WcStatus.SUCCESS, wc.status(), "a SEND to a closed peer: " + wc);
+        }
+    }
+}
