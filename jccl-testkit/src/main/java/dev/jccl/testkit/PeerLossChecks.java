@@ -1,8 +1,12 @@
 package dev.jccl.testkit;
 
+import dev.jccl.verbs.ConnectInfo;
 import dev.jccl.verbs.MemoryRegion;
+import dev.jccl.verbs.QpState;
+import dev.jccl.verbs.QueuePair;
 import dev.jccl.verbs.RecvWr;
 import dev.jccl.verbs.SendWr;
+import dev.jccl.verbs.VerbsException;
 import dev.jccl.verbs.WcStatus;
 import dev.jccl.verbs.WorkCompletion;
 import org.junit.jupiter.api.Test;
@@ -34,6 +38,32 @@ public abstract class PeerLossChecks extends ConformanceCheck {
                 assertEquals(10 + i, flushed.get(i).wrId(), "flush order: " + flushed);
                 assertEquals(WcStatus.WR_FLUSH_ERR, flushed.get(i).status(), flushed.get(i).toString());
             }
+        }
+    }
+
+    /**
+     * Connecting to a peer that has gone: RTR may refuse at once (VerbsException), or connect lazily;
+     * then the first SEND must fail instead.
+     */
+    @Test
+    @Timeout(60)
+    void connectingToAClosedPeerFails() {
+        try (EndpointPair pair = EndpointPair.open(target, EndpointPair.Options.DEFAULT)) {
+            QueuePair a = pair.a().qp();
+            ConnectInfo gone = pair.b().qp().localInfo();
+            pair.b().close();
+            a.modifyToInit();
+            try {
+                a.modifyToRtr(gone);
+            } catch (VerbsException refused) {
+                assertEquals(QpState.INIT, a.state(), "state after a refused RTR");
+                return;
+            }
+            a.modifyToRts();
+            MemoryRegion src = pair.a().allocateRegion(64);
+            post(a, SendWr.send(1, src.sge(0, 64)));
+            WorkCompletion wc = pair.a().sends().next(TimeUnit.SECONDS.toNanos(30));
+            assertNotEquals(WcStatus.SUCCESS, wc.status(), "a SEND over a connection to a closed peer: " + wc);
         }
     }
 

@@ -90,6 +90,19 @@ public abstract class QpStateChecks extends ConformanceCheck {
 
     @Test
     @Timeout(30)
+    void rtrWithAnotherProvidersInfoIsRefused() {
+        try (EndpointPair pair = EndpointPair.open(target, EndpointPair.Options.DEFAULT)) {
+            QueuePair a = pair.a().qp();
+            a.modifyToInit();
+            ConnectInfo real = pair.b().qp().localInfo();
+            ConnectInfo foreign = new ConnectInfo(real.provider() + "-other", real.qpn(), real.lid(), real.gid(), real.psn());
+            assertThrows(VerbsException.class, () -> a.modifyToRtr(foreign), "RTR with info of provider " + foreign.provider());
+            assertEquals(QpState.INIT, a.state());
+        }
+    }
+
+    @Test
+    @Timeout(30)
     void postingASendInInitIsRefused() {
         try (EndpointPair pair = EndpointPair.open(target, EndpointPair.Options.DEFAULT)) {
             QueuePair a = pair.a().qp();
