@@ -9,6 +9,8 @@ public enum WcStatus {
     LOC_PROT_ERR,
     /** The peer refused: unknown rkey, range outside the region, or missing remote right. */
     REM_ACCESS_ERR,
+    /** The peer could not accept the request, e.g. a SEND larger than its posted receive buffer. */
+    REM_INV_REQ_ERR,
     /** The peer had no receive posted for a SEND or WRITE_WITH_IMM within the RNR timeout. */
     RNR_RETRY_EXC,
     /** The peer could not be reached or did not answer. */

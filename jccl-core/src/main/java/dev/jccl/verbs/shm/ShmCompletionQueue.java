@@ -1,0 +1,41 @@
+package dev.jccl.verbs.shm;
+
+import dev.jccl.verbs.base.BasicCompletionQueue;
+
+import java.util.Arrays;
+
+/**
+ * A completion queue that makes the shm transport progress when polled: it drains the notification
+ * rings of the queue pairs attached to it (their receive completions) and retries their waiting
+ * sends. Successful sends need no progress: they complete inline in {@code postSend}.
+ */
+final class ShmCompletionQueue extends BasicCompletionQueue {
+    private final ShmContext context;
+    private volatile ShmQueuePair[] attached = new ShmQueuePair[0];
+
+    ShmCompletionQueue(ShmContext context, int depth) {
+        super(depth);
+        this.context = context;
+    }
+
+    ShmContext context() {
+        return context;
+    }
+
+    synchronized void attach(ShmQueuePair qp) {
+        ShmQueuePair[] a = Arrays.copyOf(attached, attached.length + 1);
+        a[a.length - 1] = qp;
+        attached = a;
+    }
+
+    synchronized void detach(ShmQueuePair qp) {
+        attached = Arrays.stream(attached).filter(q -> q != qp).toArray(ShmQueuePair[]::new);
+    }
+
+    @Override
+    protected int progress() {
+        int n = 0;
+        for (ShmQueuePair qp : attached) n += qp.progress();
+        return n;
+    }
+}

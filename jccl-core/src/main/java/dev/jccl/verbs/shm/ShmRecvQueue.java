@@ -1,0 +1,118 @@
+package dev.jccl.verbs.shm;
+
+import dev.jccl.verbs.WcOpcode;
+import dev.jccl.verbs.WcStatus;
+import dev.jccl.verbs.base.BasicCompletionQueue;
+
+import static dev.jccl.verbs.shm.QpFileDescriptor.NOTIFY_LOC_LEN_ERR;
+import static dev.jccl.verbs.shm.QpFileDescriptor.NOTIFY_OK;
+import static dev.jccl.verbs.shm.QpFileDescriptor.NOTIFY_RECV_WITH_IMM;
+
+/**
+ * The receive side of one queue pair: posts receives into the shared receive ring and turns the
+ * peer's notifications into completions on the receive CQ, in posting order (RC order).
+ *
+ * <p>Guarded by this object's monitor (the "receive lock"). Lock order: a thread that holds the
+ * queue pair's send lock may take this one, never the reverse; {@link #drain} therefore reports a
+ * failure through {@link #takeFailure()} instead of moving the queue pair to ERR itself.
+ */
+final class ShmRecvQueue {
+    private final QpFileCodec file;
+    private final BasicCompletionQueue cq;
+    private final int qpn;
+    private final int depth;
+    private final long[] wrIds;
+    private final long[] lengths;
+    private long posted;    // receives written to the ring
+    private long completed; // receives completed (notified or flushed)
+    private boolean flushed;
+    private boolean closed;
+    private String failure;
+
+    ShmRecvQueue(QpFileCodec file, BasicCompletionQueue cq, int qpn) {
+        this.file = file;
+        this.cq = cq;
+        this.qpn = qpn;
+        this.depth = file.capacity();
+        this.wrIds = new long[depth];
+        this.lengths = new long[depth];
+    }
+
+    /**
+     * Publishes a receive whose buffer is {@code length} bytes at {@code fileOffset} of backing file
+     * {@code allocId} (-1 for none). Returns false when {@code depth} receives are outstanding. After
+     * a flush, completes it at once with WR_FLUSH_ERR.
+     */
+    synchronized boolean post(long wrId, int allocId, long fileOffset, long length) {
+        if (flushed) {
+            cq.push(wrId, WcStatus.WR_FLUSH_ERR, WcOpcode.RECV, 0, 0, false, qpn, "qp " + qpn + " is in ERR");
+            return true;
+        }
+        if (posted - completed >= depth) return false;
+        int i = (int) (posted % depth);
+        wrIds[i] = wrId;
+        lengths[i] = length;
+        file.postRecv(posted, allocId, fileOffset, length);
+        posted++;
+        return true;
+    }
+
+    /** Completes every receive the peer has notified; returns how many. */
+    synchronized int drain() {
+        if (closed || flushed) return 0;
+        long tail = file.notifyTail(); // acquire: the entries and the payload written before it are visible
+        if (tail == completed) return 0;
+        if (tail < completed || tail > posted) {
+            failure = "peer notified up to receive " + tail + " but only " + posted + " were posted (" + completed
+                    + " completed): its rings are corrupt";
+            return 0;
+        }
+        int n = 0;
+        for (; completed < tail; completed++, n++) {
+            long k = completed;
+            int slot = (int) (k % depth);
+            int status = file.notifyStatus(k);
+            if (file.notifyRecvSeq(k) != k || (status != NOTIFY_OK && status != NOTIFY_LOC_LEN_ERR)) {
+                failure = "peer's notification " + k + " is malformed (receive " + file.notifyRecvSeq(k) + ", status " + status + ")";
+                break;
+            }
+            boolean withImm = file.notifyOpcode(k) == NOTIFY_RECV_WITH_IMM;
+            WcOpcode op = withImm ? WcOpcode.RECV_RDMA_WITH_IMM : WcOpcode.RECV;
+            if (status == NOTIFY_OK) {
+                cq.push(wrIds[slot], WcStatus.SUCCESS, op, file.notifyByteLen(k), file.notifyImm(k), withImm, qpn, "");
+            } else {
+                String why = "incoming SEND of " + file.notifyByteLen(k) + " bytes exceeds the " + lengths[slot]
+                        + "-byte receive buffer";
+                cq.push(wrIds[slot], WcStatus.LOC_LEN_ERR, op, 0, 0, false, qpn, why);
+                if (failure == null) failure = "qp " + qpn + ": " + why;
+            }
+        }
+        file.consumedNotifications(completed);
+        return n;
+    }
+
+    /** The failure {@link #drain} found (the queue pair must go to ERR), cleared on read. */
+    synchronized String takeFailure() {
+        String f = failure;
+        failure = null;
+        return f;
+    }
+
+    /**
+     * Completes what the peer already delivered, then flushes every other posted receive. The caller
+     * made sure the peer no longer consumes receives (see ShmQueuePair#toError).
+     */
+    synchronized void flush(String why) {
+        drain();
+        flushed = true;
+        for (; completed < posted; completed++) {
+            cq.push(wrIds[(int) (completed % depth)], WcStatus.WR_FLUSH_ERR, WcOpcode.RECV, 0, 0, false, qpn, why);
+        }
+    }
+
+    /** After this the ring file may be unmapped. */
+    synchronized void close() {
+        closed = true;
+        flushed = true;
+    }
+}

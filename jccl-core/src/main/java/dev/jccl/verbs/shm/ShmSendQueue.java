@@ -1,0 +1,138 @@
+package dev.jccl.verbs.shm;
+
+import dev.jccl.verbs.Opcode;
+import dev.jccl.verbs.SendWr;
+import dev.jccl.verbs.VerbsException;
+import dev.jccl.verbs.WcStatus;
+import dev.jccl.verbs.base.BasicCompletionQueue;
+import dev.jccl.verbs.base.OutstandingSends;
+import dev.jccl.verbs.base.RegionTable;
+
+import java.lang.foreign.MemorySegment;
+
+/**
+ * The requester side of one queue pair. Work requests execute inline in {@code postSend}: the poster
+ * copies straight into (or, for READ, out of) the peer's mapping and the request completes as soon
+ * as the copy is done. A request that cannot run yet (the peer has no receive posted, or has not
+ * reached RTR) waits in a FIFO of {@code depth} entries, retried whenever the queue pair makes
+ * progress; later requests queue behind it to keep RC order. The FIFO being full is the only
+ * back-pressure.
+ *
+ * <p>Guarded by this object's monitor (the "send lock"); the hot path allocates nothing.
+ */
+final class ShmSendQueue {
+    private final ShmQueuePair qp;
+    private final BasicCompletionQueue cq;
+    private final RegionTable regions;
+    private final int qpn;
+    private final int depth;
+    private final SendWr[] pending;
+    private final long[] firstTriedNs; // 0 = not tried yet
+    private int head;
+    private int count;
+    private boolean closed;
+    private Delivery delivery; // set once connected
+
+    ShmSendQueue(ShmQueuePair qp, BasicCompletionQueue cq, RegionTable regions, int depth) {
+        this.qp = qp;
+        this.cq = cq;
+        this.regions = regions;
+        this.qpn = qp.qpn();
+        this.depth = depth;
+        this.pending = new SendWr[depth];
+        this.firstTriedNs = new long[depth];
+    }
+
+    synchronized void connect(Delivery d) {
+        this.delivery = d;
+    }
+
+    /**
+     * Executes {@code wr} (whose local memory the caller resolved to {@code local}) or queues it.
+     * Returns false only when {@code depth} requests already wait.
+     */
+    synchronized boolean post(SendWr wr, MemorySegment local) {
+        if (closed || qp.inError()) {
+            qp.flushNow(wr);
+            return true;
+        }
+        if (count > 0) progressLocked();
+        if (count > 0) {
+            if (count == depth) return false;
+            enqueue(wr, 0);
+            return true;
+        }
+        long now = System.nanoTime();
+        int r = delivery.execute(wr, local, now);
+        if (r == Delivery.WAIT) {
+            enqueue(wr, now);
+        } else if (r == Delivery.FAILED) {
+            failed(wr);
+        }
+        return true;
+    }
+
+    /** Retries waiting requests in order; returns how many finished. */
+    synchronized int progress() {
+        return count == 0 || closed ? 0 : progressLocked();
+    }
+
+    private int progressLocked() {
+        int done = 0;
+        while (count > 0) {
+            SendWr wr = pending[head];
+            if (firstTriedNs[head] == 0) firstTriedNs[head] = System.nanoTime();
+            MemorySegment local;
+            try {
+                local = regions.resolveLocal(wr.local(), wr.opcode() == Opcode.RDMA_READ);
+            } catch (VerbsException e) { // deregistered while it waited
+                dequeue();
+                cq.push(wr.wrId(), WcStatus.LOC_PROT_ERR, OutstandingSends.toWc(wr.opcode()), 0, 0, false, qpn, e.getMessage());
+                qp.toError("qp " + qpn + ": " + e.getMessage(), false);
+                return done + 1;
+            }
+            int r = delivery.execute(wr, local, firstTriedNs[head]);
+            if (r == Delivery.WAIT) break;
+            dequeue();
+            done++;
+            if (r == Delivery.FAILED) {
+                failed(wr);
+                break;
+            }
+        }
+        return done;
+    }
+
+    /** Completes the failed request with its error, then moves the queue pair to ERR (flushing the rest). */
+    private void failed(SendWr wr) {
+        cq.push(wr.wrId(), delivery.failStatus, OutstandingSends.toWc(wr.opcode()), 0, 0, false, qpn, delivery.failDetail);
+        qp.toError(delivery.failDetail, false);
+    }
+
+    /** Completes every waiting request with WR_FLUSH_ERR. */
+    synchronized void flush(String why) {
+        while (count > 0) {
+            SendWr wr = pending[head];
+            dequeue();
+            cq.push(wr.wrId(), WcStatus.WR_FLUSH_ERR, OutstandingSends.toWc(wr.opcode()), 0, 0, false, qpn, why);
+        }
+    }
+
+    /** After this the peer's mappings may be released. */
+    synchronized void close() {
+        closed = true;
+    }
+
+    private void enqueue(SendWr wr, long triedNs) {
+        int tail = (head + count) % depth;
+        pending[tail] = wr;
+        firstTriedNs[tail] = triedNs;
+        count++;
+    }
+
+    private void dequeue() {
+        pending[head] = null;
+        head = (head + 1) % depth;
+        count--;
+    }
+}
