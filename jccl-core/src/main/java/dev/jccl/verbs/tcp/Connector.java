@@ -1,0 +1,93 @@
+package dev.jccl.verbs.tcp;
+
+import dev.jccl.util.AuthHandshake;
+import dev.jccl.util.Deadline;
+import dev.jccl.verbs.VerbsException;
+
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.SocketTimeoutException;
+import java.net.StandardSocketOptions;
+import java.nio.channels.SocketChannel;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Opening one lane: connect from our interface to the peer's listener, prove the job token, say
+ * which queue pair and lane this is, and read the listener's verdict. Blocking, bounded by the
+ * caller's deadline (connect timeout, then a socket read timeout).
+ */
+final class Connector {
+    private Connector() {}
+
+    /** Purpose string mixed into the handshake MAC, so a token proof for another service is not valid here. */
+    static final String PURPOSE = "jccl-tcp-qp";
+    /** Large buffers keep a loopback or LAN pipe full; the kernel caps them at net.core.[rw]mem_max. */
+    static final int SOCKET_BUFFER_BYTES = 4 << 20;
+
+    static void configure(SocketChannel ch) throws IOException {
+        ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
+        ch.setOption(StandardSocketOptions.SO_KEEPALIVE, true);
+        ch.setOption(StandardSocketOptions.SO_SNDBUF, SOCKET_BUFFER_BYTES);
+        ch.setOption(StandardSocketOptions.SO_RCVBUF, SOCKET_BUFFER_BYTES);
+    }
+
+    static int millisLeft(Deadline deadline) {
+        return (int) Math.max(1, Math.min(Integer.MAX_VALUE, TimeUnit.NANOSECONDS.toMillis(deadline.remainingNs())));
+    }
+
+    static String address(InetSocketAddress a) {
+        return a.getAddress().getHostAddress() + ":" + a.getPort();
+    }
+
+    /** Returns a connected, authenticated, accepted channel (still blocking), or throws naming the peer. */
+    static SocketChannel open(InetAddress local, InetSocketAddress target, HelloDescriptor.Hello hello, String token,
+                              Deadline deadline) {
+        String peer = address(target);
+        SocketChannel ch = null;
+        try {
+            ch = SocketChannel.open();
+            configure(ch);
+            ch.bind(new InetSocketAddress(local, 0));
+            ch.socket().connect(target, millisLeft(deadline));
+            ch.socket().setSoTimeout(millisLeft(deadline));
+            InputStream in = ch.socket().getInputStream();
+            OutputStream out = ch.socket().getOutputStream();
+            try {
+                AuthHandshake.client(in, out, token, PURPOSE);
+            } catch (AuthHandshake.AuthenticationException e) {
+                throw new VerbsException("peer " + peer + " refused the job token (JCCL_AUTH_TOKEN differs or is missing): "
+                        + e.getMessage(), e);
+            }
+            HelloDescriptor.write(new DataOutputStream(out), hello);
+            String verdict = new DataInputStream(in).readUTF();
+            if (!verdict.isEmpty()) throw new VerbsException("peer " + peer + " refused lane " + hello.lane() + ": " + verdict);
+            ch.socket().setSoTimeout(0);
+            return ch;
+        } catch (VerbsException e) {
+            closeQuietly(ch);
+            throw e;
+        } catch (SocketTimeoutException e) {
+            closeQuietly(ch);
+            throw new VerbsException("peer " + peer + " did not answer within JCCL_TIMEOUT while connecting lane "
+                    + hello.lane() + ": " + e.getMessage(), e);
+        } catch (IOException e) {
+            closeQuietly(ch);
+            throw new VerbsException("cannot connect lane " + hello.lane() + " from " + local.getHostAddress() + " to peer "
+                    + peer + ": " + e, e);
+        }
+    }
+
+    static void closeQuietly(SocketChannel ch) {
+        if (ch == null) return;
+        try {
+            ch.close();
+        } catch (IOException ignored) {
+            // already failing
+        }
+    }
+}

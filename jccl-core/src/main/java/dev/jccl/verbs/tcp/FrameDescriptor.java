@@ -1,0 +1,83 @@
+package dev.jccl.verbs.tcp;
+
+import java.nio.ByteOrder;
+
+/**
+ * Wire layout of one frame: a fixed little-endian header followed by {@code chunkLength} payload
+ * bytes. Offsets are computed here, once, from the field sizes.
+ *
+ * <pre>
+ *   type          u8   what the frame is (the TYPE_* constants)
+ *   status        u8   NAK only: why the responder refused (the NAK_* constants)
+ *   reserved      u16  must be 0
+ *   chunkLength   i32  payload bytes that follow this header
+ *   seq           i64  message sequence number; for ACK: every message up to it is delivered
+ *   msgLength     i64  bytes of the whole message the chunk belongs to (READ_REQUEST: bytes to read)
+ *   chunkOffset   i64  where the payload sits inside the message
+ *   remoteAddress i64  RDMA address of the message's first byte at the responder
+ *   rkey          i32  responder's region key
+ *   imm           i32  immediate of WRITE_WITH_IMM
+ *   recvIndex     i64  SEND / WRITE_WITH_IMM: which posted receive of the responder it consumes, from 0
+ * </pre>
+ *
+ * <p>Requests (SEND, WRITE, WRITE_IMM, READ_REQUEST) flow from requester to responder; replies (ACK,
+ * NAK, READ_RESPONSE) flow back. A message larger than one chunk is cut into several frames that share
+ * seq and msgLength and differ in chunkOffset.
+ */
+final class FrameDescriptor {
+    private FrameDescriptor() {}
+
+    static final ByteOrder ORDER = ByteOrder.LITTLE_ENDIAN;
+
+    static final int TYPE_OFFSET = 0;
+    static final int STATUS_OFFSET = TYPE_OFFSET + Byte.BYTES;
+    static final int RESERVED_OFFSET = STATUS_OFFSET + Byte.BYTES;
+    static final int CHUNK_LENGTH_OFFSET = RESERVED_OFFSET + Short.BYTES;
+    static final int SEQ_OFFSET = CHUNK_LENGTH_OFFSET + Integer.BYTES;
+    static final int MSG_LENGTH_OFFSET = SEQ_OFFSET + Long.BYTES;
+    static final int CHUNK_OFFSET_OFFSET = MSG_LENGTH_OFFSET + Long.BYTES;
+    static final int REMOTE_ADDRESS_OFFSET = CHUNK_OFFSET_OFFSET + Long.BYTES;
+    static final int RKEY_OFFSET = REMOTE_ADDRESS_OFFSET + Long.BYTES;
+    static final int IMM_OFFSET = RKEY_OFFSET + Integer.BYTES;
+    static final int RECV_INDEX_OFFSET = IMM_OFFSET + Integer.BYTES;
+    static final int HEADER_BYTES = RECV_INDEX_OFFSET + Long.BYTES;
+
+    static final byte TYPE_SEND = 1;
+    static final byte TYPE_WRITE = 2;
+    static final byte TYPE_WRITE_IMM = 3;
+    static final byte TYPE_READ_REQUEST = 4;
+    static final byte TYPE_READ_RESPONSE = 5;
+    static final byte TYPE_ACK = 6;
+    static final byte TYPE_NAK = 7;
+
+    /** The rkey, range or right did not fit a region of the responder. */
+    static final byte NAK_REMOTE_ACCESS = 1;
+    /** No receive was posted within the responder's RNR timeout. */
+    static final byte NAK_RECEIVER_NOT_READY = 2;
+    /** A SEND was larger than the receive buffer it consumed. */
+    static final byte NAK_RECEIVE_TOO_SMALL = 3;
+
+    /** Largest payload of one frame; it must fit one ByteBuffer. */
+    static final int MAX_CHUNK_BYTES = 1 << 30;
+    /** Largest NAK explanation, UTF-8. */
+    static final int MAX_DETAIL_BYTES = 1024;
+    /** Largest send queue a tcp queue pair supports: how far ahead of delivery a requester may run. */
+    static final int MAX_WINDOW = 1 << 16;
+
+    static boolean isRequest(byte type) {
+        return type >= TYPE_SEND && type <= TYPE_READ_REQUEST;
+    }
+
+    static String typeName(byte type) {
+        return switch (type) {
+            case TYPE_SEND -> "SEND";
+            case TYPE_WRITE -> "WRITE";
+            case TYPE_WRITE_IMM -> "WRITE_IMM";
+            case TYPE_READ_REQUEST -> "READ_REQUEST";
+            case TYPE_READ_RESPONSE -> "READ_RESPONSE";
+            case TYPE_ACK -> "ACK";
+            case TYPE_NAK -> "NAK";
+            default -> String.format("0x%02x", type);
+        };
+    }
+}

@@ -1,0 +1,66 @@
+package dev.jccl.verbs.tcp;
+
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+
+/**
+ * The message a connecting side sends right after the authentication handshake: which queue pair it
+ * wants, which of its sockets this is, and what the responder must know to check its frames. The
+ * listener answers with one UTF string: empty when accepted, otherwise why not.
+ *
+ * <pre>
+ *   magic      i32  "JTCP"
+ *   targetQpn  i32  queue pair on the listening context
+ *   sourceQpn  i32  the connecting queue pair
+ *   lane       i32  index of this socket, [0, laneCount)
+ *   laneCount  i32  how many sockets the connecting side opens (JCCL_QPS_PER_CONNECTION)
+ *   window     i32  its send queue depth: how many messages it may have in flight
+ *   psn        i32  sequence number of its first message
+ * </pre>
+ */
+final class HelloDescriptor {
+    private HelloDescriptor() {}
+
+    static final int MAGIC = 0x4A544350; // "JTCP"
+    static final int MAGIC_OFFSET = 0;
+    static final int TARGET_QPN_OFFSET = MAGIC_OFFSET + Integer.BYTES;
+    static final int SOURCE_QPN_OFFSET = TARGET_QPN_OFFSET + Integer.BYTES;
+    static final int LANE_OFFSET = SOURCE_QPN_OFFSET + Integer.BYTES;
+    static final int LANE_COUNT_OFFSET = LANE_OFFSET + Integer.BYTES;
+    static final int WINDOW_OFFSET = LANE_COUNT_OFFSET + Integer.BYTES;
+    static final int PSN_OFFSET = WINDOW_OFFSET + Integer.BYTES;
+    static final int BYTES = PSN_OFFSET + Integer.BYTES;
+    static final int MAX_LANES = 64;
+
+    record Hello(int targetQpn, int sourceQpn, int lane, int laneCount, int window, int psn) {}
+
+    static void write(DataOutputStream out, Hello h) throws IOException {
+        ByteBuffer b = ByteBuffer.allocate(BYTES).order(FrameDescriptor.ORDER);
+        b.putInt(MAGIC_OFFSET, MAGIC).putInt(TARGET_QPN_OFFSET, h.targetQpn()).putInt(SOURCE_QPN_OFFSET, h.sourceQpn())
+                .putInt(LANE_OFFSET, h.lane()).putInt(LANE_COUNT_OFFSET, h.laneCount())
+                .putInt(WINDOW_OFFSET, h.window()).putInt(PSN_OFFSET, h.psn());
+        out.write(b.array());
+        out.flush();
+    }
+
+    /** Reads and checks every field; a violation names the field and its value. */
+    static Hello read(DataInputStream in) throws IOException {
+        byte[] raw = new byte[BYTES];
+        in.readFully(raw);
+        ByteBuffer b = ByteBuffer.wrap(raw).order(FrameDescriptor.ORDER);
+        if (b.getInt(MAGIC_OFFSET) != MAGIC) {
+            throw new MalformedFrameException(String.format("hello has magic 0x%08x, expected 0x%08x", b.getInt(MAGIC_OFFSET), MAGIC));
+        }
+        Hello h = new Hello(b.getInt(TARGET_QPN_OFFSET), b.getInt(SOURCE_QPN_OFFSET), b.getInt(LANE_OFFSET),
+                b.getInt(LANE_COUNT_OFFSET), b.getInt(WINDOW_OFFSET), b.getInt(PSN_OFFSET));
+        if (h.laneCount() < 1 || h.laneCount() > MAX_LANES) throw new MalformedFrameException("hello laneCount " + h.laneCount() + " outside [1, " + MAX_LANES + "]");
+        if (h.lane() < 0 || h.lane() >= h.laneCount()) throw new MalformedFrameException("hello lane " + h.lane() + " outside [0, " + h.laneCount() + ")");
+        if (h.window() < 1 || h.window() > FrameDescriptor.MAX_WINDOW) {
+            throw new MalformedFrameException("hello window " + h.window() + " outside [1, " + FrameDescriptor.MAX_WINDOW + "]");
+        }
+        if (h.psn() < 0 || h.targetQpn() < 0 || h.sourceQpn() < 0) throw new MalformedFrameException("hello has a negative field: " + h);
+        return h;
+    }
+}

@@ -1,0 +1,52 @@
+package dev.jccl.verbs.tcp;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.SocketChannel;
+
+/**
+ * A frame waiting in an {@link OutboundLane}: its header and, for data frames, a view of the
+ * registered memory the payload comes from (no copy is made; the channel reads the region itself).
+ * Pooled by the lane, so the hot path allocates only the payload view.
+ */
+final class OutFrame {
+    /** Heap memory goes through the JDK's temporary direct buffers; cap each step so they stay small. */
+    private static final int HEAP_STEP_BYTES = 1 << 20;
+
+    final FrameCodec codec = new FrameCodec(FrameCodec.allocateHeader());
+    private final ByteBuffer[] parts = new ByteBuffer[2];
+    private ByteBuffer payload;
+
+    OutFrame payload(ByteBuffer view) {
+        this.payload = view;
+        return this;
+    }
+
+    long bytes() {
+        return FrameDescriptor.HEADER_BYTES + (payload == null ? 0 : payload.remaining());
+    }
+
+    /** Writes what the non-blocking channel accepts now; true once the whole frame is out. */
+    boolean writeTo(SocketChannel channel) throws IOException {
+        ByteBuffer header = codec.buffer();
+        if (payload == null) {
+            channel.write(header);
+            return !header.hasRemaining();
+        }
+        int limit = payload.limit();
+        if (!payload.isDirect()) payload.limit(payload.position() + Math.min(payload.remaining(), HEAP_STEP_BYTES));
+        try {
+            parts[0] = header;
+            parts[1] = payload;
+            channel.write(parts);
+        } finally {
+            payload.limit(limit);
+        }
+        return !header.hasRemaining() && !payload.hasRemaining();
+    }
+
+    void clear() {
+        payload = null;
+        parts[1] = null;
+    }
+}

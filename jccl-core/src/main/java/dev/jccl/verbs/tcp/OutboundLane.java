@@ -1,0 +1,254 @@
+package dev.jccl.verbs.tcp;
+
+import java.io.EOFException;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.CancelledKeyException;
+import java.nio.channels.ClosedChannelException;
+import java.nio.channels.ClosedSelectorException;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.nio.channels.SocketChannel;
+import java.util.ArrayDeque;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * One socket this side opened towards the peer. Everything this queue pair sends travels on its
+ * outbound lanes: requests, and replies (ACK, NAK, READ_RESPONSE) to the peer's requests. The peer
+ * never writes on it, so the socket is read only to notice the peer going away.
+ *
+ * <p>Blocking contract: {@link #submit} never blocks. The socket is non-blocking; whoever holds
+ * {@code writeLock} writes queued frames until the kernel buffer is full. A posting thread that finds
+ * the lock free writes small frames itself (no thread hand-off on the latency path); large frames,
+ * and whatever did not fit the socket buffer, are left to this lane's sender thread, which waits for
+ * writability in a selector. A thread that fails to take the lock leaves its frame queued: the holder
+ * looks at the queue again after unlocking (and the sender thread before it sleeps), so no frame is
+ * stranded.
+ *
+ * <p>Control frames (ACK, NAK) overtake queued data at frame boundaries, and a queued ACK is updated
+ * in place rather than followed by another. On {@link #shutdown} (queue pair in ERR) the lane
+ * finishes the frame in progress, writes pending control frames, drops the rest and shuts its output,
+ * so a NAK reaches the peer before the end of the stream.
+ */
+final class OutboundLane implements AutoCloseable {
+    /** Told when the socket fails; called with no lane lock held. */
+    interface FailureHandler {
+        void laneFailed(OutboundLane lane, IOException cause);
+    }
+
+    private static final long INLINE_MAX_BYTES = 256 * 1024;
+    private static final long SELECT_MS = 100;
+    private static final int DRAINED = 0, BLOCKED = 1, NEEDS_AGENT = 2;
+
+    final int index;
+    final String peer;
+    private final SocketChannel channel;
+    private final Selector selector;
+    private final SelectionKey key;
+    private final long timeoutNs;
+    private final FailureHandler onFailure;
+    private final Thread agent;
+    private final ReentrantLock writeLock = new ReentrantLock();
+    private OutFrame current; // guarded by writeLock: the frame partly written
+    private final ArrayDeque<OutFrame> control = new ArrayDeque<>(); // guarded by this
+    private final ArrayDeque<OutFrame> data = new ArrayDeque<>();    // guarded by this
+    private final ArrayDeque<OutFrame> pool = new ArrayDeque<>();    // guarded by this
+    private volatile boolean closing;
+    private volatile boolean closed;
+
+    OutboundLane(int index, SocketChannel channel, String peer, long timeoutNs, FailureHandler onFailure,
+                 String threadName) throws IOException {
+        this.index = index;
+        this.channel = channel;
+        this.peer = peer;
+        this.timeoutNs = timeoutNs;
+        this.onFailure = onFailure;
+        channel.configureBlocking(false);
+        this.selector = Selector.open();
+        this.key = channel.register(selector, SelectionKey.OP_READ);
+        this.agent = Thread.ofPlatform().daemon().name(threadName).unstarted(this::runAgent);
+        agent.start();
+    }
+
+    synchronized OutFrame obtain() {
+        OutFrame f = pool.pollFirst();
+        return f != null ? f : new OutFrame();
+    }
+
+    /** Queues a data frame (request or READ_RESPONSE) behind earlier ones. Never blocks. */
+    void submit(OutFrame frame) {
+        synchronized (this) {
+            if (closing) {
+                recycle(frame);
+                return;
+            }
+            data.addLast(frame);
+        }
+        pump();
+    }
+
+    /** Queues a NAK ahead of data; it is still sent after {@link #shutdown}. */
+    void submitControl(OutFrame frame) {
+        synchronized (this) {
+            control.addLast(frame);
+        }
+        pump();
+    }
+
+    /** Tells the peer that every message up to {@code seq} was delivered (cumulative). */
+    void ack(long seq) {
+        synchronized (this) {
+            OutFrame last = control.peekLast();
+            if (last != null && last.codec.type() == FrameDescriptor.TYPE_ACK) {
+                last.codec.encodeAck(Math.max(seq, last.codec.seq()));
+            } else {
+                OutFrame f = pool.pollFirst();
+                if (f == null) f = new OutFrame();
+                f.codec.encodeAck(seq);
+                control.addLast(f);
+            }
+        }
+        pump();
+    }
+
+    /** Stops taking data; pending control frames still go out, then the output is shut. */
+    void shutdown() {
+        closing = true;
+        selector.wakeup();
+    }
+
+    /** Writes inline while the lock is free and frames are small; hands the rest to the sender thread. */
+    private void pump() {
+        while (writeLock.tryLock()) {
+            int result;
+            IOException failure = null;
+            try {
+                result = drain(INLINE_MAX_BYTES);
+            } catch (IOException e) {
+                result = DRAINED;
+                failure = e;
+            } finally {
+                writeLock.unlock();
+            }
+            if (failure != null) {
+                report(failure);
+                return;
+            }
+            if (result != DRAINED) {
+                selector.wakeup();
+                return;
+            }
+            if (!hasQueued()) return;
+        }
+    }
+
+    /** Caller holds writeLock. Writes until the queue is empty, the socket is full, or a frame is too big. */
+    private int drain(long maxFrameBytes) throws IOException {
+        while (true) {
+            if (current == null) {
+                synchronized (this) {
+                    if (closing) while (!data.isEmpty()) recycle(data.pollFirst());
+                    OutFrame next = control.pollFirst();
+                    if (next == null) {
+                        OutFrame d = data.peekFirst();
+                        if (d == null) return DRAINED;
+                        if (d.bytes() > maxFrameBytes) return NEEDS_AGENT;
+                        next = data.pollFirst();
+                    }
+                    current = next;
+                }
+            }
+            if (!current.writeTo(channel)) return BLOCKED;
+            OutFrame done = current;
+            current = null;
+            synchronized (this) {
+                recycle(done);
+            }
+        }
+    }
+
+    private void runAgent() {
+        long blockedSinceNs = 0;
+        try {
+            while (!closed) {
+                int result;
+                writeLock.lock();
+                try {
+                    result = drain(Long.MAX_VALUE);
+                } finally {
+                    writeLock.unlock();
+                }
+                if (result == DRAINED) {
+                    blockedSinceNs = 0;
+                    if (closing) {
+                        channel.shutdownOutput();
+                        return;
+                    }
+                    if (!hasQueued()) selector.select(SELECT_MS);
+                } else {
+                    long now = System.nanoTime();
+                    if (blockedSinceNs == 0) blockedSinceNs = now;
+                    else if (now - blockedSinceNs > timeoutNs) {
+                        throw new IOException("peer " + peer + " has not read from lane " + index + " for "
+                                + TimeUnit.NANOSECONDS.toSeconds(timeoutNs) + " s (JCCL_TIMEOUT)");
+                    }
+                    key.interestOps(SelectionKey.OP_READ | SelectionKey.OP_WRITE);
+                    selector.select(SELECT_MS);
+                    key.interestOps(SelectionKey.OP_READ);
+                }
+                checkPeerStillThere();
+            }
+        } catch (ClosedChannelException | ClosedSelectorException | CancelledKeyException e) {
+            if (!closed) report(new EOFException("lane " + index + " to " + peer + " was closed"));
+        } catch (IOException e) {
+            report(e);
+        }
+    }
+
+    /** The peer never writes here; readable means it closed (EOF) or broke the protocol. */
+    private void checkPeerStillThere() throws IOException {
+        if (!selector.selectedKeys().remove(key) || !key.isReadable()) return;
+        int n = channel.read(ByteBuffer.allocate(1));
+        if (n < 0) throw new EOFException("peer " + peer + " closed the connection (lane " + index + ")");
+        if (n > 0) throw new MalformedFrameException("peer " + peer + " wrote on send-only lane " + index);
+    }
+
+    private synchronized boolean hasQueued() {
+        return !control.isEmpty() || (!closing && !data.isEmpty());
+    }
+
+    private void recycle(OutFrame f) {
+        f.clear();
+        pool.addLast(f);
+    }
+
+    private void report(IOException e) {
+        if (!closed) onFailure.laneFailed(this, e);
+    }
+
+    /** Closes the socket and joins the sender thread (bounded). */
+    @Override
+    public void close() {
+        closed = true;
+        closing = true;
+        try {
+            channel.close();
+        } catch (IOException ignored) {
+            // closing anyway
+        }
+        selector.wakeup();
+        if (Thread.currentThread() != agent) {
+            try {
+                agent.join(TimeUnit.SECONDS.toMillis(5));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        try {
+            selector.close();
+        } catch (IOException ignored) {
+            // nothing left to release
+        }
+    }
+}

@@ -1,0 +1,90 @@
+package dev.jccl.verbs.tcp;
+
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+import static dev.jccl.verbs.tcp.FrameDescriptor.*;
+
+/**
+ * The sockets one queue pair sends on, and how a message is cut over them.
+ *
+ * <p>A message up to {@link #STRIPE_MIN_BYTES} travels whole on one lane (lanes taken round-robin by
+ * sequence number); a larger one is cut into one chunk per lane, each a contiguous piece, so every
+ * socket streams in parallel. Chunks are never larger than {@link FrameDescriptor#MAX_CHUNK_BYTES}.
+ * ACKs and NAKs always go on lane 0, in the order they are issued, so the peer sees an ACK before a
+ * NAK that follows it.
+ */
+final class OutboundLanes implements AutoCloseable {
+    static final long STRIPE_MIN_BYTES = 256 * 1024;
+    private static final long CHUNK_ALIGN_BYTES = 64 * 1024;
+
+    private final OutboundLane[] lanes;
+
+    OutboundLanes(List<OutboundLane> lanes) {
+        this.lanes = lanes.toArray(OutboundLane[]::new);
+    }
+
+    int count() {
+        return lanes.length;
+    }
+
+    static long chunkBytes(long msgLength, int laneCount) {
+        if (laneCount == 1 || msgLength <= STRIPE_MIN_BYTES) return Math.max(1, Math.min(msgLength, MAX_CHUNK_BYTES));
+        long perLane = (msgLength + laneCount - 1) / laneCount;
+        long aligned = (perLane + CHUNK_ALIGN_BYTES - 1) / CHUNK_ALIGN_BYTES * CHUNK_ALIGN_BYTES;
+        return Math.min(aligned, MAX_CHUNK_BYTES);
+    }
+
+    /**
+     * Queues a message carrying {@code source} (SEND, WRITE, WRITE_IMM, READ_RESPONSE). The payload is
+     * not copied: frames hold views of {@code source} until they are written.
+     */
+    void send(byte type, long seq, MemorySegment source, long msgLength, long remoteAddress, int rkey, int imm,
+              long recvIndex) {
+        long chunk = chunkBytes(msgLength, lanes.length);
+        int lane = (int) Long.remainderUnsigned(seq, lanes.length);
+        long offset = 0;
+        do {
+            int length = (int) Math.min(chunk, msgLength - offset);
+            OutboundLane l = lanes[lane];
+            OutFrame f = l.obtain();
+            f.codec.encode(type, (byte) 0, length, seq, msgLength, offset, remoteAddress, rkey, imm, recvIndex);
+            if (length > 0) f.payload(source.asSlice(offset, length).asByteBuffer());
+            l.submit(f);
+            offset += length;
+            lane = lane + 1 == lanes.length ? 0 : lane + 1;
+        } while (offset < msgLength);
+    }
+
+    void sendReadRequest(long seq, long length, long remoteAddress, int rkey) {
+        OutboundLane l = lanes[(int) Long.remainderUnsigned(seq, lanes.length)];
+        OutFrame f = l.obtain();
+        f.codec.encode(TYPE_READ_REQUEST, (byte) 0, 0, seq, length, 0, remoteAddress, rkey, 0, 0);
+        l.submit(f);
+    }
+
+    void ack(long seq) {
+        lanes[0].ack(seq);
+    }
+
+    void nak(long seq, byte status, String detail) {
+        byte[] text = detail.getBytes(StandardCharsets.UTF_8);
+        int n = Math.min(text.length, MAX_DETAIL_BYTES);
+        OutFrame f = lanes[0].obtain();
+        f.codec.encodeNak(seq, status, n);
+        f.payload(ByteBuffer.wrap(text, 0, n));
+        lanes[0].submitControl(f);
+    }
+
+    /** Every lane finishes its control frames, then shuts its output. */
+    void shutdown() {
+        for (OutboundLane l : lanes) l.shutdown();
+    }
+
+    @Override
+    public void close() {
+        for (OutboundLane l : lanes) l.close();
+    }
+}

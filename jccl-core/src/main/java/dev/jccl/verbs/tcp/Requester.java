@@ -1,0 +1,160 @@
+package dev.jccl.verbs.tcp;
+
+import dev.jccl.verbs.Opcode;
+import dev.jccl.verbs.SendWr;
+import dev.jccl.verbs.WcOpcode;
+import dev.jccl.verbs.WcStatus;
+import dev.jccl.verbs.base.BasicCompletionQueue;
+import dev.jccl.verbs.base.OutstandingSends;
+
+import java.io.IOException;
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayDeque;
+
+import static dev.jccl.verbs.tcp.FrameDescriptor.*;
+
+/**
+ * The requester half of a queue pair: posts the send queue's work requests as frames and completes
+ * them, in order, from the peer's replies.
+ *
+ * <p>Sequence numbers on the wire are {@code psn + n} for the n-th posted request. A SEND or WRITE
+ * completes when the peer's cumulative ACK covers it; a READ when all of its response bytes have
+ * landed here (an ACK only says the peer executed it). Completion walks the outstanding requests from
+ * the oldest and stops at the first that is not done, so completions keep posting order. A NAK
+ * completes its request with the error and flushes the rest (done by the queue pair, through
+ * {@link #fail}).
+ */
+final class Requester {
+    private static final class PendingRead {
+        final long seq;
+        final MemorySegment sink;
+        long landedBytes;
+        boolean answered;
+
+        PendingRead(long seq, MemorySegment sink) {
+            this.seq = seq;
+            this.sink = sink;
+        }
+
+        boolean done() {
+            return answered && landedBytes == sink.byteSize();
+        }
+    }
+
+    private final OutstandingSends outstanding;
+    private final BasicCompletionQueue cq;
+    private final int qpn;
+    private final long psn;
+    private final ArrayDeque<PendingRead> reads = new ArrayDeque<>(); // guarded by this, oldest first
+    private long posted;            // guarded by this: requests handed to the lanes
+    private long ackedThrough = -1; // guarded by this
+    private boolean failed;         // guarded by this
+    private String failDetail = ""; // guarded by this
+    private long nextRecvIndex;     // posting thread only
+
+    Requester(int depth, BasicCompletionQueue cq, int qpn, int psn) {
+        this.outstanding = new OutstandingSends(depth);
+        this.cq = cq;
+        this.qpn = qpn;
+        this.psn = psn;
+    }
+
+    /** Returns false when the send queue is full. {@code local} is already resolved and checked. */
+    boolean post(SendWr wr, MemorySegment local, OutboundLanes lanes) {
+        Opcode op = wr.opcode();
+        OutstandingSends.Entry e = outstanding.add(wr.wrId(), op, wr.local().length(), wr.signaled());
+        if (e == null) return false;
+        synchronized (this) {
+            if (failed) {
+                outstanding.flush(cq, qpn, failDetail);
+                return true;
+            }
+            posted = e.seq() + 1;
+            if (op == Opcode.RDMA_READ) reads.addLast(new PendingRead(e.seq(), local));
+        }
+        long seq = psn + e.seq();
+        switch (op) {
+            case SEND -> lanes.send(TYPE_SEND, seq, local, local.byteSize(), 0, 0, 0, nextRecvIndex++);
+            case RDMA_WRITE -> lanes.send(TYPE_WRITE, seq, local, local.byteSize(), wr.remoteAddress(), wr.rkey(), 0, 0);
+            case RDMA_WRITE_WITH_IMM -> lanes.send(TYPE_WRITE_IMM, seq, local, local.byteSize(), wr.remoteAddress(),
+                    wr.rkey(), wr.imm(), nextRecvIndex++);
+            case RDMA_READ -> lanes.sendReadRequest(seq, local.byteSize(), wr.remoteAddress(), wr.rkey());
+        }
+        return true;
+    }
+
+    synchronized void onAck(long wireSeq) throws MalformedFrameException {
+        if (failed) return;
+        long n = wireSeq - psn;
+        if (n < ackedThrough || n >= posted) {
+            throw new MalformedFrameException("ACK for seq " + wireSeq + " outside [" + (psn + ackedThrough) + ", "
+                    + (psn + posted) + ")");
+        }
+        ackedThrough = n;
+        complete();
+    }
+
+    void onReadResponse(FrameCodec h, ReceiverAgent in) throws IOException {
+        PendingRead r;
+        synchronized (this) {
+            r = failed ? null : pendingRead(h.seq() - psn, h.msgLength());
+        }
+        in.readPayload(r == null ? null : r.sink.asSlice(h.chunkOffset(), h.chunkLength()), h.chunkLength());
+        if (r == null) return;
+        synchronized (this) {
+            if (failed) return;
+            r.answered = true;
+            r.landedBytes += h.chunkLength();
+            if (r.landedBytes > r.sink.byteSize()) {
+                throw new MalformedFrameException("READ seq " + h.seq() + " answered with " + r.landedBytes
+                        + " bytes, more than the " + r.sink.byteSize() + " requested");
+            }
+            complete();
+        }
+    }
+
+    /** Checks a NAK's sequence number; returns the request number it refuses. */
+    synchronized long nakTarget(long wireSeq) throws MalformedFrameException {
+        long n = wireSeq - psn;
+        if (!failed && (n <= ackedThrough || n >= posted)) {
+            throw new MalformedFrameException("NAK for seq " + wireSeq + " outside (" + (psn + ackedThrough) + ", "
+                    + (psn + posted) + ")");
+        }
+        return n;
+    }
+
+    /** Completes request {@code n} with {@code status} (n = -1: none) and flushes every other one. */
+    synchronized void fail(long n, WcStatus status, String detail) {
+        if (failed) return;
+        failed = true;
+        failDetail = detail;
+        reads.clear();
+        outstanding.fail(n, status, detail, cq, qpn);
+    }
+
+    private PendingRead pendingRead(long n, long msgLength) throws MalformedFrameException {
+        for (PendingRead r : reads) {
+            if (r.seq == n) {
+                if (r.sink.byteSize() != msgLength) {
+                    throw new MalformedFrameException("READ_RESPONSE seq " + (psn + n) + " says " + msgLength
+                            + " bytes, the READ asked for " + r.sink.byteSize());
+                }
+                return r;
+            }
+        }
+        throw new MalformedFrameException("READ_RESPONSE for seq " + (psn + n) + ", which is no outstanding READ");
+    }
+
+    /** Caller holds the monitor. Completes from the oldest request while it is done. */
+    private void complete() {
+        while (true) {
+            PendingRead r = reads.peekFirst();
+            outstanding.ackThrough(r == null ? ackedThrough : Math.min(ackedThrough, r.seq - 1), cq, qpn);
+            if (r == null || !r.done()) return;
+            OutstandingSends.Entry e = outstanding.takeIfHead(r.seq);
+            if (e == null) return;
+            reads.pollFirst();
+            if (e.signaled()) cq.push(e.wrId(), WcStatus.SUCCESS, WcOpcode.RDMA_READ, e.length(), 0, false, qpn, "");
+        }
+    }
+}

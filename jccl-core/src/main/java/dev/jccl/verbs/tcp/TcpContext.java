@@ -1,0 +1,125 @@
+package dev.jccl.verbs.tcp;
+
+import dev.jccl.config.Config;
+import dev.jccl.config.Knobs;
+import dev.jccl.verbs.CompletionQueue;
+import dev.jccl.verbs.Device;
+import dev.jccl.verbs.DeviceContext;
+import dev.jccl.verbs.ProtectionDomain;
+import dev.jccl.verbs.VerbsException;
+import dev.jccl.verbs.base.BasicCompletionQueue;
+
+import java.net.Inet4Address;
+import java.nio.channels.SocketChannel;
+import java.util.ArrayList;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * An opened tcp device: one listener bound to the device's address (never the wildcard), and the
+ * queue pairs it routes inbound sockets to by qpn. Thread-safe.
+ */
+final class TcpContext implements DeviceContext {
+    private final Device device;
+    private final Inet4Address address;
+    private final String token;
+    private final long timeoutNs;
+    private final long rnrTimeoutNs;
+    private final int lanesPerConnection;
+    private final TcpListener listener;
+    private final AtomicInteger nextQpn = new AtomicInteger(1);
+    private final Map<Integer, TcpQueuePair> qps = new ConcurrentHashMap<>();
+    private final Set<TcpProtectionDomain> pds = ConcurrentHashMap.newKeySet();
+    private final Set<BasicCompletionQueue> cqs = ConcurrentHashMap.newKeySet();
+    private volatile boolean closed;
+
+    TcpContext(Device device, Inet4Address address, Config config) {
+        this.device = device;
+        this.address = address;
+        this.token = config.get(Knobs.AUTH_TOKEN);
+        this.timeoutNs = config.get(Knobs.TIMEOUT_NS);
+        this.rnrTimeoutNs = config.get(Knobs.RNR_TIMEOUT_NS);
+        this.lanesPerConnection = config.get(Knobs.QPS_PER_CONNECTION);
+        this.listener = new TcpListener(this);
+    }
+
+    @Override public Device device() { return device; }
+    Inet4Address address() { return address; }
+    String token() { return token; }
+    long timeoutNs() { return timeoutNs; }
+    long rnrTimeoutNs() { return rnrTimeoutNs; }
+    int lanesPerConnection() { return lanesPerConnection; }
+
+    /** "lo 127.0.0.1": the interface and address connections really use. */
+    String deviceLabel() {
+        return device.name() + " " + address.getHostAddress();
+    }
+
+    /** The listener's "ip:port", what peers dial. */
+    String gid() {
+        return address.getHostAddress() + ":" + listener.port();
+    }
+
+    @Override
+    public ProtectionDomain allocPd() {
+        checkOpen();
+        TcpProtectionDomain pd = new TcpProtectionDomain(this);
+        pds.add(pd);
+        return pd;
+    }
+
+    @Override
+    public CompletionQueue createCq(int depth) {
+        checkOpen();
+        BasicCompletionQueue cq = new BasicCompletionQueue(depth);
+        cqs.add(cq);
+        return cq;
+    }
+
+    BasicCompletionQueue ownCq(CompletionQueue cq) {
+        if (!(cq instanceof BasicCompletionQueue b) || !cqs.contains(b)) {
+            throw new VerbsException("completion queue " + cq + " was not created by this tcp context");
+        }
+        return b;
+    }
+
+    TcpQueuePair newQp(TcpProtectionDomain pd, BasicCompletionQueue sendCq, BasicCompletionQueue recvCq, int sendDepth,
+                       int recvDepth) {
+        checkOpen();
+        int qpn = nextQpn.getAndIncrement();
+        TcpQueuePair qp = new TcpQueuePair(this, pd, qpn, sendCq, recvCq, sendDepth, recvDepth);
+        qps.put(qpn, qp);
+        return qp;
+    }
+
+    /** Routes an authenticated inbound socket; returns "" or why it is refused. */
+    String attach(HelloDescriptor.Hello hello, SocketChannel ch, String peer) {
+        TcpQueuePair qp = qps.get(hello.targetQpn());
+        if (qp == null) return "no queue pair " + hello.targetQpn() + " on " + gid();
+        return qp.attach(hello, ch, peer);
+    }
+
+    void forget(TcpQueuePair qp) {
+        qps.remove(qp.qpn(), qp);
+    }
+
+    void forget(TcpProtectionDomain pd) {
+        pds.remove(pd);
+    }
+
+    /** Stops the listener, closes every domain (and its queue pairs), then the completion queues. */
+    @Override
+    public void close() {
+        if (closed) return;
+        closed = true;
+        listener.close();
+        for (TcpProtectionDomain pd : new ArrayList<>(pds)) pd.close();
+        for (BasicCompletionQueue cq : cqs) cq.close();
+    }
+
+    private void checkOpen() {
+        if (closed) throw new VerbsException("tcp context on " + deviceLabel() + " is closed");
+    }
+}

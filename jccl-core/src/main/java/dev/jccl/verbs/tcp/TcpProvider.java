@@ -1,0 +1,45 @@
+package dev.jccl.verbs.tcp;
+
+import dev.jccl.config.Config;
+import dev.jccl.verbs.Device;
+import dev.jccl.verbs.DeviceContext;
+import dev.jccl.verbs.VerbsException;
+import dev.jccl.verbs.VerbsProvider;
+
+import java.net.Inet4Address;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The NET/Socket transport: verbs over TCP between any reachable peers. Each queue pair spreads over
+ * JCCL_QPS_PER_CONNECTION sockets per direction, receiver threads place payload straight into
+ * registered memory, and every connection proves the job token first.
+ */
+public final class TcpProvider implements VerbsProvider {
+    static final String NAME = "tcp";
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public Optional<String> unavailabilityCause(Config config) {
+        return TcpDevices.unavailabilityCause(config);
+    }
+
+    @Override
+    public List<Device> devices(Config config) {
+        return TcpDevices.list(config);
+    }
+
+    @Override
+    public DeviceContext open(Device device, Config config) {
+        if (!NAME.equals(device.provider())) {
+            throw new VerbsException("device " + device.name() + " belongs to provider '" + device.provider() + "', not tcp");
+        }
+        Inet4Address address = TcpDevices.bindAddress(device, config).orElseThrow(() -> new VerbsException(
+                "tcp device " + device.name() + " is gone or has no IPv4 address; interfaces now: " + TcpDevices.scan()));
+        return new TcpContext(device, address, config);
+    }
+}

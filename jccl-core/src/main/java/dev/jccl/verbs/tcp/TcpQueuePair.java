@@ -1,0 +1,212 @@
+package dev.jccl.verbs.tcp;
+
+import dev.jccl.trace.Log;
+import dev.jccl.trace.Subsys;
+import dev.jccl.util.BackoffIdleStrategy;
+import dev.jccl.util.Deadline;
+import dev.jccl.verbs.ConnectInfo;
+import dev.jccl.verbs.Opcode;
+import dev.jccl.verbs.QpState;
+import dev.jccl.verbs.QueuePair;
+import dev.jccl.verbs.RecvWr;
+import dev.jccl.verbs.SendWr;
+import dev.jccl.verbs.VerbsException;
+import dev.jccl.verbs.WcStatus;
+import dev.jccl.verbs.base.BasicCompletionQueue;
+import dev.jccl.verbs.base.OutstandingSends;
+import dev.jccl.verbs.base.QpStateMachine;
+
+import java.io.IOException;
+import java.lang.foreign.MemorySegment;
+import java.security.SecureRandom;
+import java.util.concurrent.TimeUnit;
+
+import static dev.jccl.verbs.tcp.FrameDescriptor.*;
+
+/**
+ * An RC queue pair over sockets: the {@link Requester} half for the send queue, the {@link Responder}
+ * half for the peer's requests, both over one {@link TcpConnection}.
+ *
+ * <p>Posting never blocks: a request becomes frames queued on the outbound lanes, written inline when
+ * the socket has room, otherwise by the lane's sender thread (see {@link OutboundLane}). Any failure
+ * (NAK, malformed frame, lost socket) moves the queue pair to ERR exactly once: outstanding sends and
+ * posted receives are flushed, and our sockets are shut after pending control frames, so the peer
+ * notices at once and goes to ERR too.
+ */
+final class TcpQueuePair implements QueuePair, ReceiverAgent.Sink, OutboundLane.FailureHandler, Responder.Breaker {
+    private static final SecureRandom RANDOM = new SecureRandom();
+
+    private final TcpContext context;
+    private final TcpProtectionDomain pd;
+    private final int qpn;
+    private final int psn = RANDOM.nextInt(1 << 24);
+    private final int sendDepth;
+    private final QpStateMachine state;
+    private final BasicCompletionQueue sendCq;
+    private final Requester requester;
+    private final ClaimedReceives receives;
+    private final Responder responder;
+    private final TcpConnection connection;
+    private volatile String errorDetail = "";
+    private volatile boolean closed;
+
+    TcpQueuePair(TcpContext context, TcpProtectionDomain pd, int qpn, BasicCompletionQueue sendCq,
+                 BasicCompletionQueue recvCq, int sendDepth, int recvDepth) {
+        this.context = context;
+        this.pd = pd;
+        this.qpn = qpn;
+        this.sendDepth = sendDepth;
+        this.state = new QpStateMachine(qpn);
+        this.sendCq = sendCq;
+        this.requester = new Requester(sendDepth, sendCq, qpn, psn);
+        this.receives = new ClaimedReceives(recvDepth, recvCq, qpn);
+        this.responder = new Responder(pd.regions(), receives, context.rnrTimeoutNs(), this);
+        this.connection = new TcpConnection(this, context);
+    }
+
+    @Override public int qpn() { return qpn; }
+    @Override public QpState state() { return state.state(); }
+    @Override public String describe() { return connection.describe(); }
+
+    @Override
+    public ConnectInfo localInfo() {
+        return new ConnectInfo(TcpProvider.NAME, qpn, 0, context.gid(), psn);
+    }
+
+    @Override
+    public void modifyToInit() {
+        state.toInit();
+    }
+
+    @Override
+    public void modifyToRtr(ConnectInfo remote) {
+        if (state.state() != QpState.INIT) {
+            throw new IllegalStateException("qp " + qpn + ": illegal transition " + state.state() + " -> RTR (only INIT -> RTR is allowed)");
+        }
+        if (!TcpProvider.NAME.equals(remote.provider())) {
+            throw new VerbsException("qp " + qpn + " is tcp; cannot connect to a '" + remote.provider() + "' queue pair");
+        }
+        OutboundLanes lanes = connection.connect(remote, sendDepth, psn);
+        try {
+            state.toRtr();
+        } catch (IllegalStateException e) {
+            lanes.close();
+            throw e;
+        }
+        Log.info(Subsys.NET, "%s", connection.describe());
+    }
+
+    @Override
+    public void modifyToRts() {
+        state.toRts();
+    }
+
+    @Override
+    public void modifyToError() {
+        fail(-1, WcStatus.WR_FLUSH_ERR, "qp " + qpn + " was moved to ERR by the application");
+    }
+
+    @Override
+    public boolean postSend(SendWr wr) {
+        if (!state.canPostSend()) throw new VerbsException("qp " + qpn + ": postSend needs RTS, state is " + state.state());
+        MemorySegment local = pd.regions().resolveLocal(wr.local(), wr.opcode() == Opcode.RDMA_READ);
+        if (state.state() == QpState.ERR) {
+            sendCq.push(wr.wrId(), WcStatus.WR_FLUSH_ERR, OutstandingSends.toWc(wr.opcode()), 0, 0, false, qpn, errorDetail);
+            return true;
+        }
+        return requester.post(wr, local, connection.outbound());
+    }
+
+    @Override
+    public boolean postRecv(RecvWr wr) {
+        if (!state.canPostRecv()) throw new VerbsException("qp " + qpn + ": postRecv needs INIT or later, state is " + state.state());
+        return receives.post(wr.wrId(), pd.regions().resolveLocal(wr.local(), true));
+    }
+
+    /** Moves to ERR once: completes request {@code n} with {@code status}, flushes everything else. */
+    void fail(long n, WcStatus status, String detail) {
+        if (!state.toErr()) return;
+        errorDetail = detail;
+        Log.info(Subsys.NET, "qp %d: %s; moving to ERR", qpn, detail);
+        requester.fail(n, status, detail);
+        responder.flush(detail);
+        connection.shutdown();
+    }
+
+    @Override
+    public void close() {
+        if (closed) return;
+        closed = true;
+        fail(-1, WcStatus.WR_FLUSH_ERR, "qp " + qpn + " was closed");
+        connection.close();
+        context.forget(this);
+        pd.forget(this);
+    }
+
+    String attach(HelloDescriptor.Hello hello, java.nio.channels.SocketChannel ch, String peer) {
+        if (closed || state.state() == QpState.ERR) return "qp " + qpn + " is in state " + state.state();
+        return connection.attach(hello, ch, peer);
+    }
+
+    // ---- receiver threads ----
+
+    @Override
+    public boolean awaitReady() {
+        Deadline deadline = Deadline.after(context.timeoutNs());
+        BackoffIdleStrategy idle = BackoffIdleStrategy.defaults();
+        while (true) {
+            QpState s = state.state();
+            if (s == QpState.RTR || s == QpState.RTS) break;
+            if (s == QpState.ERR || closed) return false;
+            if (deadline.expired()) {
+                fail(-1, WcStatus.WR_FLUSH_ERR, "peer qp connected but qp " + qpn + " did not reach RTR within "
+                        + TimeUnit.NANOSECONDS.toSeconds(context.timeoutNs()) + " s (JCCL_TIMEOUT)");
+                return false;
+            }
+            idle.idle();
+        }
+        ConnectInfo remote = connection.remote();
+        responder.start(remote.psn(), connection.inboundHello().window(), connection.outbound(), remote.gid());
+        return true;
+    }
+
+    @Override
+    public void onFrame(FrameCodec h, ReceiverAgent in) throws IOException {
+        switch (h.type()) {
+            case TYPE_ACK -> requester.onAck(h.seq());
+            case TYPE_READ_RESPONSE -> requester.onReadResponse(h, in);
+            case TYPE_NAK -> {
+                String why = in.readDetail(h.chunkLength());
+                long n = requester.nakTarget(h.seq());
+                WcStatus status = h.status() == NAK_RECEIVER_NOT_READY ? WcStatus.RNR_RETRY_EXC : WcStatus.REM_ACCESS_ERR;
+                fail(n, status, "peer " + in.peer + " refused seq " + h.seq() + ": " + why);
+            }
+            default -> responder.onRequest(h, in);
+        }
+    }
+
+    @Override
+    public void receiverFailed(ReceiverAgent in, IOException cause) {
+        String what = cause instanceof MalformedFrameException ? "malformed frame from peer " + peerName(in.peer) + " on lane "
+                + in.lane : "connection from peer " + peerName(in.peer) + " lost";
+        if (cause instanceof MalformedFrameException) Log.warn(Subsys.NET, "qp %d: %s: %s", qpn, what, cause.getMessage());
+        fail(-1, WcStatus.WR_FLUSH_ERR, what + ": " + cause.getMessage());
+    }
+
+    @Override
+    public void laneFailed(OutboundLane lane, IOException cause) {
+        fail(-1, WcStatus.WR_FLUSH_ERR, "connection to peer " + peerName(lane.peer) + " lost (lane " + lane.index + "): "
+                + cause.getMessage());
+    }
+
+    /** The peer's listener and queue pair once known, else the socket's remote address. */
+    private String peerName(String socketAddress) {
+        ConnectInfo r = connection.remote();
+        return r == null ? socketAddress : r.gid() + " qp " + r.qpn();
+    }
+
+    @Override
+    public void breakQp(String detail) {
+        fail(-1, WcStatus.WR_FLUSH_ERR, detail);
+    }
+}
