@@ -42,20 +42,23 @@ public abstract class PeerLossChecks extends ConformanceCheck {
     }
 
     /**
-     * Connecting to a peer that has gone: RTR may refuse at once (VerbsException), or connect lazily;
-     * then the first SEND must fail instead.
+     * Connecting to a peer that has gone: RTR may refuse (VerbsException) or connect lazily, and then
+     * the first SEND must fail instead. Either way within 5 s, well inside JCCL_TIMEOUT (20 s here):
+     * a gone peer is noticed through the transport, not by waiting out the timeout.
      */
     @Test
     @Timeout(60)
-    void connectingToAClosedPeerFails() {
+    void connectingToAClosedPeerFailsWithinFiveSeconds() {
         try (EndpointPair pair = EndpointPair.open(target, EndpointPair.Options.DEFAULT)) {
             QueuePair a = pair.a().qp();
             ConnectInfo gone = pair.b().qp().localInfo();
             pair.b().close();
             a.modifyToInit();
+            long start = System.nanoTime();
             try {
                 a.modifyToRtr(gone);
             } catch (VerbsException refused) {
+                assertNoticedInTime("RTR to a closed peer failed", start, refused.getMessage());
                 assertEquals(QpState.INIT, a.state(), "state after a refused RTR");
                 return;
             }
@@ -64,6 +67,15 @@ public abstract class PeerLossChecks extends ConformanceCheck {
             post(a, SendWr.send(1, src.sge(0, 64)));
             WorkCompletion wc = pair.a().sends().next(TimeUnit.SECONDS.toNanos(30));
             assertNotEquals(WcStatus.SUCCESS, wc.status(), "a SEND over a connection to a closed peer: " + wc);
+            assertNoticedInTime("a SEND to a closed peer failed", start, wc.toString());
+        }
+    }
+
+    private static void assertNoticedInTime(String what, long startNs, String detail) {
+        long tookMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNs);
+        if (tookMs > TimeUnit.NANOSECONDS.toMillis(NOTICE_NS)) {
+            throw new AssertionError(what + " only after " + tookMs + " ms (JCCL_TIMEOUT here is 20 s), i.e. by"
+                    + " waiting out the timeout rather than noticing the peer is gone: " + detail);
         }
     }
 

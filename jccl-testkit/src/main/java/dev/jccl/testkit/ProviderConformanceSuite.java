@@ -47,6 +47,11 @@ public abstract class ProviderConformanceSuite {
     }
 
     @Nested
+    class Ordering extends OrderingChecks {
+        Ordering() { super(ProviderConformanceSuite.this.target); }
+    }
+
+    @Nested
     class ReceiverErrors extends ReceiverErrorChecks {
         ReceiverErrors() { super(ProviderConformanceSuite.this.target); }
     }

@@ -8,6 +8,7 @@ import dev.jccl.verbs.SendWr;
 import dev.jccl.verbs.WcStatus;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import java.lang.foreign.MemorySegment;
@@ -65,6 +66,21 @@ public abstract class RemoteAccessChecks extends ConformanceCheck {
     @Timeout(30)
     void readOutsideTheRemoteRegionIsRefused(BadRemote bad) {
         refused(Opcode.RDMA_READ, bad);
+    }
+
+    /** Unsignaled only suppresses successes: an error completion is always reported. */
+    @Test
+    @Timeout(30)
+    void anUnsignaledWriteThatFailsStillReportsItsError() {
+        try (EndpointPair pair = connected()) {
+            MemoryRegion target = pair.b().allocateRegion(REGION_BYTES);
+            Patterns.fill(target.segment(), TARGET_SEED);
+            MemoryRegion local = pair.a().allocateRegion(REGION_BYTES);
+            SendWr bad = SendWr.write(1, local.sge(0, 64), target.address(), target.rkey() ^ 0x5A5A5A5A).unsignaled();
+            post(pair.a().qp(), bad);
+            pair.a().sends().nextWithStatus(1, WcStatus.REM_ACCESS_ERR);
+            Patterns.assertPattern("target of an unsignaled bad write", target.segment(), TARGET_SEED, 0);
+        }
     }
 
     private void refused(Opcode op, BadRemote bad) {
