@@ -1,5 +1,6 @@
 package dev.jccl.testkit;
 
+import dev.jccl.verbs.Access;
 import dev.jccl.verbs.MemoryRegion;
 import dev.jccl.verbs.Opcode;
 import dev.jccl.verbs.QpState;
@@ -12,6 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import java.lang.foreign.MemorySegment;
+import java.util.Set;
 
 /**
  * RDMA requests the target must refuse: unknown rkey and ranges outside the region. The requester
@@ -30,6 +32,7 @@ public abstract class RemoteAccessChecks extends ConformanceCheck {
         ONE_BYTE_PAST_END,
         ONE_BYTE_BEFORE_START,
         ONE_BYTE_LONGER_THAN_REGION,
+        ONE_TIB_PAST_END,
         WRAPPING_ADDRESS;
 
         long address(MemoryRegion target) {
@@ -37,6 +40,7 @@ public abstract class RemoteAccessChecks extends ConformanceCheck {
                 case BAD_RKEY, ONE_BYTE_LONGER_THAN_REGION -> target.address();
                 case ONE_BYTE_PAST_END -> target.address() + target.length() - 63;
                 case ONE_BYTE_BEFORE_START -> target.address() - 1;
+                case ONE_TIB_PAST_END -> target.address() + (1L << 40);
                 case WRAPPING_ADDRESS -> -16L; // address + length wraps past 2^64 to a small number
             };
         }
@@ -66,6 +70,25 @@ public abstract class RemoteAccessChecks extends ConformanceCheck {
     @Timeout(30)
     void readOutsideTheRemoteRegionIsRefused(BadRemote bad) {
         refused(Opcode.RDMA_READ, bad);
+    }
+
+    /** A region registered without REMOTE_WRITE (or REMOTE_READ) refuses that operation. */
+    @ParameterizedTest
+    @EnumSource(value = Opcode.class, names = {"RDMA_WRITE", "RDMA_READ"})
+    @Timeout(30)
+    void anOperationTheRegionGrantsNoRightForIsRefused(Opcode op) {
+        try (EndpointPair pair = connected()) {
+            Access other = op == Opcode.RDMA_WRITE ? Access.REMOTE_READ : Access.REMOTE_WRITE;
+            MemorySegment targetBytes = pair.b().pd().allocate(REGION_BYTES);
+            Patterns.fill(targetBytes, TARGET_SEED);
+            MemoryRegion target = pair.b().pd().register(targetBytes, Set.of(Access.LOCAL_WRITE, other));
+            MemoryRegion local = pair.a().allocateRegion(REGION_BYTES);
+            Patterns.fill(local.segment(), SINK_SEED);
+            post(pair.a().qp(), new SendWr(1, op, local.sge(0, 64), target.address(), target.rkey(), 0, true));
+            pair.a().sends().nextWithStatus(1, WcStatus.REM_ACCESS_ERR);
+            Patterns.assertPattern(op + " without the right: target", targetBytes, TARGET_SEED, 0);
+            Patterns.assertPattern(op + " without the right: local memory", local.segment(), SINK_SEED, 0);
+        }
     }
 
     /** Unsignaled only suppresses successes: an error completion is always reported. */
