@@ -1,5 +1,7 @@
 package dev.jccl.verbs.shm;
 
+import dev.jccl.verbs.VerbsException;
+
 /**
  * Layout of a context's control file, {@code jccl-<pid>-<n>.ctl}: a header saying who owns it and
  * whether it is alive, then the table of regions that peers may access.
@@ -82,7 +84,7 @@ final class ControlDescriptor {
     static void checkCapacity(int capacity, long fileBytes, String file) {
         if (capacity < 1 || capacity > MAX_REGION_CAPACITY || Integer.bitCount(capacity) != 1
                 || fileBytes(capacity) > fileBytes) {
-            throw new IllegalStateException("control file " + file + " is malformed: region capacity " + capacity
+            throw new VerbsException("control file " + file + " is malformed: region capacity " + capacity
                     + " needs " + (capacity > 0 && capacity <= MAX_REGION_CAPACITY ? fileBytes(capacity) : -1)
                     + " bytes, file has " + fileBytes);
         }

@@ -57,8 +57,11 @@ final class Delivery {
         this.readyTimeoutNs = readyTimeoutNs;
     }
 
-    /** Runs {@code wr}; {@code firstTriedNs} is when it was first attempted (for the RNR and readiness bounds). */
-    int execute(SendWr wr, MemorySegment local, long firstTriedNs) {
+    /**
+     * Runs {@code wr}, whose local memory is {@code local} from {@code localOffset} (already checked);
+     * {@code firstTriedNs} is when it was first attempted (for the RNR and readiness bounds).
+     */
+    int execute(SendWr wr, MemorySegment local, long localOffset, long firstTriedNs) {
         int peerState = peerQp.state();
         if (peerState >= QpState.ERR.ordinal()) return fail(WcStatus.RETRY_EXC, peerGone(peerState));
         if (peerState < QpState.RTR.ordinal() || !peerQp.connectedTo(ownLid, ownQpn)) {
@@ -67,16 +70,16 @@ final class Delivery {
                     + stateName(peerState) + " and not connected to qp " + ownQpn + " after JCCL_TIMEOUT");
         }
         Opcode op = wr.opcode();
-        if (op == Opcode.RDMA_WRITE || op == Opcode.RDMA_READ) return oneSided(wr, local, op == Opcode.RDMA_WRITE);
+        if (op == Opcode.RDMA_WRITE || op == Opcode.RDMA_READ) return oneSided(wr, local, localOffset, op == Opcode.RDMA_WRITE);
         peerQp.enter();
         try {
-            return twoSided(wr, local, firstTriedNs);
+            return twoSided(wr, local, localOffset, firstTriedNs);
         } finally {
             peerQp.leave();
         }
     }
 
-    private int oneSided(SendWr wr, MemorySegment local, boolean write) {
+    private int oneSided(SendWr wr, MemorySegment local, long localOffset, boolean write) {
         long len = wr.local().length();
         if (len > 0) { // zero-length RDMA checks no rkey, as in InfiniBand
             if (!peer.regions().acquire(wr.rkey(), wr.remoteAddress(), len,
@@ -84,8 +87,8 @@ final class Delivery {
                 return fail(WcStatus.REM_ACCESS_ERR, target.error);
             }
             try {
-                if (write) MemorySegment.copy(local, 0, target.memory, target.offset, len);
-                else MemorySegment.copy(target.memory, target.offset, local, 0, len);
+                if (write) MemorySegment.copy(local, localOffset, target.memory, target.offset, len);
+                else MemorySegment.copy(target.memory, target.offset, local, localOffset, len);
             } finally {
                 peer.regions().release(target);
             }
@@ -93,7 +96,7 @@ final class Delivery {
         return complete(wr, len);
     }
 
-    private int twoSided(SendWr wr, MemorySegment local, long firstTriedNs) {
+    private int twoSided(SendWr wr, MemorySegment local, long localOffset, long firstTriedNs) {
         int peerState = peerQp.state(); // volatile, after enter(): the Dekker pairing with the peer's toError
         if (peerState >= QpState.ERR.ordinal()) return fail(WcStatus.RETRY_EXC, peerGone(peerState));
         long k = recvHead;
@@ -113,7 +116,7 @@ final class Delivery {
                     return fail(WcStatus.REM_ACCESS_ERR, target.error); // receive not consumed
                 }
                 try {
-                    MemorySegment.copy(local, 0, target.memory, target.offset, len);
+                    MemorySegment.copy(local, localOffset, target.memory, target.offset, len);
                 } finally {
                     peer.regions().release(target);
                 }
@@ -135,7 +138,7 @@ final class Delivery {
                 return fail(WcStatus.REM_ACCESS_ERR, "peer's receive " + k + " puts [" + offset + ", +" + len
                         + ") past its " + memory.byteSize() + "-byte backing file");
             }
-            MemorySegment.copy(local, 0, memory, offset, len);
+            MemorySegment.copy(local, localOffset, memory, offset, len);
         }
         consume(k, NOTIFY_RECV, NOTIFY_OK, len, 0);
         return complete(wr, len);

@@ -1,5 +1,7 @@
 package dev.jccl.verbs.shm;
 
+import dev.jccl.verbs.VerbsException;
+
 /**
  * Layout of a queue pair's file, {@code jccl-<pid>-<n>-qp<qpn>}, created by the queue pair that
  * RECEIVES through it and mapped by its peer, which sends through it.
@@ -94,7 +96,7 @@ final class QpFileDescriptor {
     /** Checks a capacity read from a peer's file against that file's size, naming both. */
     static void checkCapacity(int capacity, long fileBytes, String file) {
         if (capacity < 1 || capacity > MAX_CAPACITY || fileBytes(capacity) > fileBytes) {
-            throw new IllegalStateException("queue pair file " + file + " is malformed: ring capacity " + capacity
+            throw new VerbsException("queue pair file " + file + " is malformed: ring capacity " + capacity
                     + " (max " + MAX_CAPACITY + ") does not fit its " + fileBytes + " bytes");
         }
     }

@@ -152,7 +152,10 @@ final class ShmContext implements DeviceContext {
         }
     }
 
-    /** Runs {@code check} on every attached peer under the lock that keeps their mappings alive. */
+    /**
+     * Attached peers that look dead, with the cause; asked under the lock that keeps their mappings
+     * alive. Called by the watchdog only.
+     */
     Map<RemoteContext, String> deadPeers(long nowNs) {
         Map<RemoteContext, String> dead = null;
         synchronized (remotes) {

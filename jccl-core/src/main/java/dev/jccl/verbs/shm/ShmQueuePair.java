@@ -5,20 +5,17 @@ import dev.jccl.trace.Subsys;
 import dev.jccl.util.BackoffIdleStrategy;
 import dev.jccl.util.Deadline;
 import dev.jccl.verbs.ConnectInfo;
-import dev.jccl.verbs.Opcode;
 import dev.jccl.verbs.QpInitAttr;
 import dev.jccl.verbs.QpState;
 import dev.jccl.verbs.QueuePair;
 import dev.jccl.verbs.RecvWr;
 import dev.jccl.verbs.SendWr;
-import dev.jccl.verbs.Sge;
 import dev.jccl.verbs.VerbsException;
 import dev.jccl.verbs.WcStatus;
 import dev.jccl.verbs.base.OutstandingSends;
 import dev.jccl.verbs.base.QpStateMachine;
 
 import java.lang.foreign.Arena;
-import java.lang.foreign.MemorySegment;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
@@ -75,8 +72,8 @@ final class ShmQueuePair implements QueuePair {
             throw e;
         }
         file.publishState(QpState.RESET.ordinal());
-        this.sendQueue = new ShmSendQueue(this, sendCq, pd.regions(), attr.maxSendWr());
-        this.recvQueue = new ShmRecvQueue(file, recvCq, qpn);
+        this.sendQueue = new ShmSendQueue(this, sendCq, new LocalSges(pd.regions(), context.allocations()), attr.maxSendWr());
+        this.recvQueue = new ShmRecvQueue(file, new LocalSges(pd.regions(), context.allocations()), recvCq, qpn);
         this.localInfo = new ConnectInfo(ShmProvider.NAME, qpn, context.lid(), context.paths().control().toString(),
                 ThreadLocalRandom.current().nextInt() & 0xFFFFFF);
         this.description = "qp " + qpn + " (not connected) via SHM " + file.path();
@@ -142,8 +139,7 @@ final class ShmQueuePair implements QueuePair {
             return true;
         }
         if (s != QpState.RTS) throw new VerbsException("qp " + qpn + ": postSend needs state RTS, qp is in " + s);
-        MemorySegment local = pd.regions().resolveLocal(wr.local(), wr.opcode() == Opcode.RDMA_READ);
-        return sendQueue.post(wr, local);
+        return sendQueue.post(wr);
     }
 
     @Override
@@ -151,21 +147,7 @@ final class ShmQueuePair implements QueuePair {
         if (!state.canPostRecv()) {
             throw new VerbsException("qp " + qpn + ": postRecv needs state INIT or later, qp is in " + state.state());
         }
-        Sge sge = wr.local();
-        int allocId = -1;
-        long fileOffset = 0;
-        if (sge.length() > 0) {
-            MemorySegment buffer = pd.regions().resolveLocal(sge, true);
-            SharedAllocations.Allocation a = context.allocations().containing(buffer.address(), buffer.byteSize());
-            if (a == null) {
-                throw new VerbsException(String.format("qp %d: receive buffer [0x%x, +%d) is private memory; the peer "
-                        + "copies a SEND straight into the receive buffer, so it must come from "
-                        + "ProtectionDomain.allocate()", qpn, sge.address(), sge.length()));
-            }
-            allocId = a.allocId();
-            fileOffset = buffer.address() - a.base();
-        }
-        return recvQueue.post(wr.wrId(), allocId, fileOffset, sge.length());
+        return recvQueue.post(wr);
     }
 
     /** Completes {@code wr} with WR_FLUSH_ERR without executing it (the queue pair is in ERR). */
@@ -206,7 +188,7 @@ final class ShmQueuePair implements QueuePair {
         if (!peerGone) awaitSendersLeft();
         sendQueue.flush(why);
         recvQueue.flush(why);
-        Log.info(Subsys.SHM, "qp %d -> ERR: %s", qpn, why);
+        Log.info(Subsys.SHM, "qp %d moved to ERR: %s", qpn, why);
     }
 
     private void awaitSendersLeft() {

@@ -1,5 +1,8 @@
 package dev.jccl.verbs.shm;
 
+import dev.jccl.verbs.RecvWr;
+import dev.jccl.verbs.Sge;
+import dev.jccl.verbs.VerbsException;
 import dev.jccl.verbs.WcOpcode;
 import dev.jccl.verbs.WcStatus;
 import dev.jccl.verbs.base.BasicCompletionQueue;
@@ -18,6 +21,7 @@ import static dev.jccl.verbs.shm.QpFileDescriptor.NOTIFY_RECV_WITH_IMM;
  */
 final class ShmRecvQueue {
     private final QpFileCodec file;
+    private final LocalSges sges;
     private final BasicCompletionQueue cq;
     private final int qpn;
     private final int depth;
@@ -29,8 +33,9 @@ final class ShmRecvQueue {
     private boolean closed;
     private String failure;
 
-    ShmRecvQueue(QpFileCodec file, BasicCompletionQueue cq, int qpn) {
+    ShmRecvQueue(QpFileCodec file, LocalSges sges, BasicCompletionQueue cq, int qpn) {
         this.file = file;
+        this.sges = sges;
         this.cq = cq;
         this.qpn = qpn;
         this.depth = file.capacity();
@@ -39,20 +44,34 @@ final class ShmRecvQueue {
     }
 
     /**
-     * Publishes a receive whose buffer is {@code length} bytes at {@code fileOffset} of backing file
-     * {@code allocId} (-1 for none). Returns false when {@code depth} receives are outstanding. After
-     * a flush, completes it at once with WR_FLUSH_ERR.
+     * Publishes a receive into the shared ring. Returns false when {@code depth} receives are
+     * outstanding; after a flush, completes it at once with WR_FLUSH_ERR. Its buffer must be shared
+     * memory: the peer copies a SEND straight into it.
      */
-    synchronized boolean post(long wrId, int allocId, long fileOffset, long length) {
+    synchronized boolean post(RecvWr wr) {
         if (flushed) {
-            cq.push(wrId, WcStatus.WR_FLUSH_ERR, WcOpcode.RECV, 0, 0, false, qpn, "qp " + qpn + " is in ERR");
+            cq.push(wr.wrId(), WcStatus.WR_FLUSH_ERR, WcOpcode.RECV, 0, 0, false, qpn, "qp " + qpn + " is in ERR");
             return true;
+        }
+        Sge sge = wr.local();
+        long offset = sges.resolve(sge, true);
+        int allocId = -1;
+        long fileOffset = 0;
+        if (sge.length() > 0) {
+            SharedAllocations.Allocation a = sges.allocation();
+            if (a == null) {
+                throw new VerbsException(String.format("qp %d: receive buffer [0x%x, +%d) is private memory; the peer "
+                        + "copies a SEND straight into the receive buffer, so it must come from "
+                        + "ProtectionDomain.allocate()", qpn, sge.address(), sge.length()));
+            }
+            allocId = a.allocId();
+            fileOffset = sges.segment().address() + offset - a.base();
         }
         if (posted - completed >= depth) return false;
         int i = (int) (posted % depth);
-        wrIds[i] = wrId;
-        lengths[i] = length;
-        file.postRecv(posted, allocId, fileOffset, length);
+        wrIds[i] = wr.wrId();
+        lengths[i] = sge.length();
+        file.postRecv(posted, allocId, fileOffset, sge.length());
         posted++;
         return true;
     }

@@ -6,7 +6,6 @@ import dev.jccl.verbs.VerbsException;
 import dev.jccl.verbs.WcStatus;
 import dev.jccl.verbs.base.BasicCompletionQueue;
 import dev.jccl.verbs.base.OutstandingSends;
-import dev.jccl.verbs.base.RegionTable;
 
 import java.lang.foreign.MemorySegment;
 
@@ -23,7 +22,7 @@ import java.lang.foreign.MemorySegment;
 final class ShmSendQueue {
     private final ShmQueuePair qp;
     private final BasicCompletionQueue cq;
-    private final RegionTable regions;
+    private final LocalSges sges;
     private final int qpn;
     private final int depth;
     private final SendWr[] pending;
@@ -33,10 +32,10 @@ final class ShmSendQueue {
     private boolean closed;
     private Delivery delivery; // set once connected
 
-    ShmSendQueue(ShmQueuePair qp, BasicCompletionQueue cq, RegionTable regions, int depth) {
+    ShmSendQueue(ShmQueuePair qp, BasicCompletionQueue cq, LocalSges sges, int depth) {
         this.qp = qp;
         this.cq = cq;
-        this.regions = regions;
+        this.sges = sges;
         this.qpn = qp.qpn();
         this.depth = depth;
         this.pending = new SendWr[depth];
@@ -48,22 +47,29 @@ final class ShmSendQueue {
     }
 
     /**
-     * Executes {@code wr} (whose local memory the caller resolved to {@code local}) or queues it.
-     * Returns false only when {@code depth} requests already wait.
+     * Executes {@code wr} or queues it. Returns false only when {@code depth} requests already wait;
+     * throws {@link VerbsException}, changing nothing, when its local sge is not valid.
      */
-    synchronized boolean post(SendWr wr, MemorySegment local) {
+    synchronized boolean post(SendWr wr) {
         if (closed || qp.inError()) {
             qp.flushNow(wr);
             return true;
         }
-        if (count > 0) progressLocked();
+        long offset = sges.resolve(wr.local(), wr.opcode() == Opcode.RDMA_READ);
+        if (count > 0) {
+            progressLocked();
+            if (qp.inError()) { // a waiting request just failed; this one is flushed behind it
+                qp.flushNow(wr);
+                return true;
+            }
+        }
         if (count > 0) {
             if (count == depth) return false;
             enqueue(wr, 0);
             return true;
         }
         long now = System.nanoTime();
-        int r = delivery.execute(wr, local, now);
+        int r = delivery.execute(wr, localMemory(wr), offset, now);
         if (r == Delivery.WAIT) {
             enqueue(wr, now);
         } else if (r == Delivery.FAILED) {
@@ -82,16 +88,16 @@ final class ShmSendQueue {
         while (count > 0) {
             SendWr wr = pending[head];
             if (firstTriedNs[head] == 0) firstTriedNs[head] = System.nanoTime();
-            MemorySegment local;
+            long offset;
             try {
-                local = regions.resolveLocal(wr.local(), wr.opcode() == Opcode.RDMA_READ);
+                offset = sges.resolve(wr.local(), wr.opcode() == Opcode.RDMA_READ);
             } catch (VerbsException e) { // deregistered while it waited
                 dequeue();
                 cq.push(wr.wrId(), WcStatus.LOC_PROT_ERR, OutstandingSends.toWc(wr.opcode()), 0, 0, false, qpn, e.getMessage());
                 qp.toError("qp " + qpn + ": " + e.getMessage(), false);
                 return done + 1;
             }
-            int r = delivery.execute(wr, local, firstTriedNs[head]);
+            int r = delivery.execute(wr, localMemory(wr), offset, firstTriedNs[head]);
             if (r == Delivery.WAIT) break;
             dequeue();
             done++;
@@ -121,6 +127,11 @@ final class ShmSendQueue {
     /** After this the peer's mappings may be released. */
     synchronized void close() {
         closed = true;
+    }
+
+    /** The segment {@link LocalSges#resolve} just checked {@code wr}'s sge against. */
+    private MemorySegment localMemory(SendWr wr) {
+        return wr.local().length() == 0 ? MemorySegment.NULL : sges.segment();
     }
 
     private void enqueue(SendWr wr, long triedNs) {

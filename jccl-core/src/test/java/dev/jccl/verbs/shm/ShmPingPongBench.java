@@ -75,17 +75,24 @@ public final class ShmPingPongBench {
             RemoteBuffer peerBig = RemoteBuffer.decode(hex.parseHex(peerLine[2]));
             SendWr ping = SendWr.writeWithImm(1, small.sge(0, 8), peerSmall.address(), peerSmall.rkey(), 7).unsignaled();
             WorkCompletion[] wc = WorkCompletion.array(8);
+            RecvWr repost = new RecvWr(0, Sge.EMPTY);
+            long[] roundTripNs = new long[iterations];
             for (int round = 0; round < 3; round++) {
                 long start = System.nanoTime();
                 for (int i = 0; i < iterations; i++) {
+                    long t = System.nanoTime();
                     if (!child) qp.postSend(ping);
                     while (cq.poll(wc) == 0) Thread.onSpinWait();
-                    qp.postRecv(new RecvWr(i, Sge.EMPTY));
+                    qp.postRecv(repost);
                     if (child) qp.postSend(ping);
+                    roundTripNs[i] = System.nanoTime() - t;
                 }
                 long ns = System.nanoTime() - start;
-                if (!child) System.out.printf("ping-pong 8 B WRITE_WITH_IMM: %.2f us one-way (%d round trips)%n",
-                        ns / 1e3 / iterations / 2, iterations);
+                java.util.Arrays.sort(roundTripNs);
+                if (!child) System.out.printf("ping-pong 8 B WRITE_WITH_IMM, one-way: mean %.2f us, p10 %.2f us, "
+                                + "median %.2f us, p90 %.2f us (%d round trips)%n", ns / 1e3 / iterations / 2,
+                        roundTripNs[iterations / 10] / 2e3, roundTripNs[iterations / 2] / 2e3,
+                        roundTripNs[iterations * 9 / 10] / 2e3, iterations);
             }
             if (!child) {
                 SendWr write = SendWr.write(2, big.sge(0, BIG), peerBig.address(), peerBig.rkey());

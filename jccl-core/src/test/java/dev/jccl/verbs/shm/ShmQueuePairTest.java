@@ -153,4 +153,23 @@ class ShmQueuePairTest {
             wcs.forEach(wc -> assertEquals(WcStatus.WR_FLUSH_ERR, wc.status()));
         }
     }
+
+    @Test
+    void localRegionsAreRecheckedAfterDeregistrationAndEviction() throws Exception {
+        try (ShmTestBed bed = ShmTestBed.connected(Map.of(), 4)) {
+            MemoryRegion remote = shared(bed.pdB, 64, Access.REMOTE_WRITE);
+            MemoryRegion[] locals = new MemoryRegion[6];
+            for (int i = 0; i < locals.length; i++) locals[i] = shared(bed.pdA, 64);
+            for (int round = 0; round < 3; round++) { // more regions than the resolver remembers
+                for (MemoryRegion local : locals) {
+                    assertTrue(bed.qpA.postSend(SendWr.write(round, local.sge(0, 64), remote.address(), remote.rkey())));
+                    assertEquals(WcStatus.SUCCESS, awaitOne(bed.cqA).status());
+                }
+            }
+            bed.pdA.deregister(locals[5]);
+            assertThrows(VerbsException.class,
+                    () -> bed.qpA.postSend(SendWr.write(9, locals[5].sge(0, 64), remote.address(), remote.rkey())));
+            assertEquals(QpState.RTS, bed.qpA.state());
+        }
+    }
 }
