@@ -4,6 +4,8 @@ import dev.jccl.util.AuthHandshake;
 import dev.jccl.util.Deadline;
 import dev.jccl.verbs.VerbsException;
 
+import jdk.net.ExtendedSocketOptions;
+
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
@@ -28,12 +30,24 @@ final class Connector {
     static final String PURPOSE = "jccl-tcp-qp";
     /** Large buffers keep a loopback or LAN pipe full; the kernel caps them at net.core.[rw]mem_max. */
     static final int SOCKET_BUFFER_BYTES = 4 << 20;
+    private static final int KEEPALIVE_PROBES = 4;
 
-    static void configure(SocketChannel ch) throws IOException {
+    /**
+     * No Nagle delay (small frames are latency), large buffers, and keepalive probes every heartbeat
+     * period, so a peer whose host vanished without closing its sockets is noticed in seconds too.
+     * A process that dies is noticed at once: its kernel closes the sockets.
+     */
+    static void configure(SocketChannel ch, long heartbeatNs) throws IOException {
         ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
-        ch.setOption(StandardSocketOptions.SO_KEEPALIVE, true);
         ch.setOption(StandardSocketOptions.SO_SNDBUF, SOCKET_BUFFER_BYTES);
         ch.setOption(StandardSocketOptions.SO_RCVBUF, SOCKET_BUFFER_BYTES);
+        ch.setOption(StandardSocketOptions.SO_KEEPALIVE, true);
+        int seconds = Math.clamp(TimeUnit.NANOSECONDS.toSeconds(heartbeatNs), 1, 3600);
+        if (ch.supportedOptions().contains(ExtendedSocketOptions.TCP_KEEPIDLE)) {
+            ch.setOption(ExtendedSocketOptions.TCP_KEEPIDLE, seconds);
+            ch.setOption(ExtendedSocketOptions.TCP_KEEPINTERVAL, seconds);
+            ch.setOption(ExtendedSocketOptions.TCP_KEEPCOUNT, KEEPALIVE_PROBES);
+        }
     }
 
     static int millisLeft(Deadline deadline) {
@@ -46,12 +60,12 @@ final class Connector {
 
     /** Returns a connected, authenticated, accepted channel (still blocking), or throws naming the peer. */
     static SocketChannel open(InetAddress local, InetSocketAddress target, HelloDescriptor.Hello hello, String token,
-                              Deadline deadline) {
+                              long heartbeatNs, Deadline deadline) {
         String peer = address(target);
         SocketChannel ch = null;
         try {
             ch = SocketChannel.open();
-            configure(ch);
+            configure(ch, heartbeatNs);
             ch.bind(new InetSocketAddress(local, 0));
             ch.socket().connect(target, millisLeft(deadline));
             ch.socket().setSoTimeout(millisLeft(deadline));

@@ -57,8 +57,11 @@ final class FrameDescriptor {
     /** A SEND was larger than the receive buffer it consumed. */
     static final byte NAK_RECEIVE_TOO_SMALL = 3;
 
-    /** Largest payload of one frame; it must fit one ByteBuffer. */
-    static final int MAX_CHUNK_BYTES = 1 << 30;
+    /**
+     * Largest payload of one frame. Small enough that an ACK queued behind a chunk waits at most a
+     * millisecond or so on a busy socket; large enough that headers cost nothing.
+     */
+    static final int MAX_CHUNK_BYTES = 1 << 20;
     /** Largest NAK explanation, UTF-8. */
     static final int MAX_DETAIL_BYTES = 1024;
     /** Largest send queue a tcp queue pair supports: how far ahead of delivery a requester may run. */

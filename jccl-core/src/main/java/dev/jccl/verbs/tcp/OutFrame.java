@@ -10,9 +10,6 @@ import java.nio.channels.SocketChannel;
  * Pooled by the lane, so the hot path allocates only the payload view.
  */
 final class OutFrame {
-    /** Heap memory goes through the JDK's temporary direct buffers; cap each step so they stay small. */
-    private static final int HEAP_STEP_BYTES = 1 << 20;
-
     final FrameCodec codec = new FrameCodec(FrameCodec.allocateHeader());
     private final ByteBuffer[] parts = new ByteBuffer[2];
     private ByteBuffer payload;
@@ -33,15 +30,9 @@ final class OutFrame {
             channel.write(header);
             return !header.hasRemaining();
         }
-        int limit = payload.limit();
-        if (!payload.isDirect()) payload.limit(payload.position() + Math.min(payload.remaining(), HEAP_STEP_BYTES));
-        try {
-            parts[0] = header;
-            parts[1] = payload;
-            channel.write(parts);
-        } finally {
-            payload.limit(limit);
-        }
+        parts[0] = header;
+        parts[1] = payload;
+        channel.write(parts);
         return !header.hasRemaining() && !payload.hasRemaining();
     }
 

@@ -176,15 +176,16 @@ final class OutboundLane implements AutoCloseable {
                 writeLock.lock();
                 try {
                     result = drain(Long.MAX_VALUE);
+                    // Under the lock, so no inline writer is cut off in the middle of a frame.
+                    if (result == DRAINED && closing) {
+                        channel.shutdownOutput();
+                        return;
+                    }
                 } finally {
                     writeLock.unlock();
                 }
                 if (result == DRAINED) {
                     blockedSinceNs = 0;
-                    if (closing) {
-                        channel.shutdownOutput();
-                        return;
-                    }
                     if (!hasQueued()) selector.select(SELECT_MS);
                 } else {
                     long now = System.nanoTime();

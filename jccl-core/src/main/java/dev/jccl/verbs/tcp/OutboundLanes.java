@@ -11,8 +11,8 @@ import static dev.jccl.verbs.tcp.FrameDescriptor.*;
  * The sockets one queue pair sends on, and how a message is cut over them.
  *
  * <p>A message up to {@link #STRIPE_MIN_BYTES} travels whole on one lane (lanes taken round-robin by
- * sequence number); a larger one is cut into one chunk per lane, each a contiguous piece, so every
- * socket streams in parallel. Chunks are never larger than {@link FrameDescriptor#MAX_CHUNK_BYTES}.
+ * sequence number); a larger one is cut into contiguous chunks dealt to the lanes in turn, one per
+ * lane when that fits {@link FrameDescriptor#MAX_CHUNK_BYTES}, so every socket streams in parallel.
  * ACKs and NAKs always go on lane 0, in the order they are issued, so the peer sees an ACK before a
  * NAK that follows it.
  */

@@ -32,7 +32,6 @@ final class ReceiverAgent {
     }
 
     private static final int SCRATCH_BYTES = 64 * 1024;
-    private static final int HEAP_STEP_BYTES = 1 << 20;
 
     final String peer;
     final int lane;
@@ -83,18 +82,7 @@ final class ReceiverAgent {
             discard(length);
             return;
         }
-        ByteBuffer view = target.asByteBuffer();
-        if (view.isDirect()) {
-            readFully(view, false);
-            return;
-        }
-        // Heap memory: the JDK reads through a temporary direct buffer as large as the request; keep it small.
-        while (view.hasRemaining()) {
-            int end = view.position() + Math.min(view.remaining(), HEAP_STEP_BYTES);
-            ByteBuffer step = view.duplicate().limit(end);
-            readFully(step, false);
-            view.position(end);
-        }
+        readFully(target.asByteBuffer(), false);
     }
 
     /** Reads a NAK's explanation. */

@@ -61,10 +61,12 @@ final class Responder {
 
     void onRequest(FrameCodec h, ReceiverAgent in) throws java.io.IOException {
         InboundMessage m;
+        boolean refused;
         synchronized (this) {
             m = stopped ? null : admit(h);
+            refused = m == null || m.failure != 0; // another chunk of it was already refused
         }
-        MemorySegment target = m == null ? null : resolveTarget(h, m);
+        MemorySegment target = refused ? null : resolveTarget(h, m);
         in.readPayload(target, h.chunkLength());
         if (m == null) return;
         String breakDetail;

@@ -45,7 +45,8 @@ final class TcpConnection {
         try {
             for (int i = 0; i < laneCount; i++) {
                 HelloDescriptor.Hello hello = new HelloDescriptor.Hello(peer.qpn(), qp.qpn(), i, laneCount, window, psn);
-                SocketChannel ch = Connector.open(context.address(), target, hello, context.token(), deadline);
+                SocketChannel ch = Connector.open(context.address(), target, hello, context.token(), context.heartbeatNs(),
+                        deadline);
                 try {
                     lanes.add(new OutboundLane(i, ch, Connector.address(target), context.timeoutNs(), qp,
                             "jccl-tcp-send-qp" + qp.qpn() + "-lane" + i));

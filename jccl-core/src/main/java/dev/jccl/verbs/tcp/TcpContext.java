@@ -27,6 +27,7 @@ final class TcpContext implements DeviceContext {
     private final String token;
     private final long timeoutNs;
     private final long rnrTimeoutNs;
+    private final long heartbeatNs;
     private final int lanesPerConnection;
     private final TcpListener listener;
     private final AtomicInteger nextQpn = new AtomicInteger(1);
@@ -41,6 +42,7 @@ final class TcpContext implements DeviceContext {
         this.token = config.get(Knobs.AUTH_TOKEN);
         this.timeoutNs = config.get(Knobs.TIMEOUT_NS);
         this.rnrTimeoutNs = config.get(Knobs.RNR_TIMEOUT_NS);
+        this.heartbeatNs = config.get(Knobs.HEARTBEAT_NS);
         this.lanesPerConnection = config.get(Knobs.QPS_PER_CONNECTION);
         this.listener = new TcpListener(this);
     }
@@ -50,6 +52,7 @@ final class TcpContext implements DeviceContext {
     String token() { return token; }
     long timeoutNs() { return timeoutNs; }
     long rnrTimeoutNs() { return rnrTimeoutNs; }
+    long heartbeatNs() { return heartbeatNs; }
     int lanesPerConnection() { return lanesPerConnection; }
 
     /** "lo 127.0.0.1": the interface and address connections really use. */

@@ -12,6 +12,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
+import java.net.StandardSocketOptions;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
@@ -39,6 +40,8 @@ final class TcpListener implements AutoCloseable {
         this.context = context;
         try {
             this.server = ServerSocketChannel.open();
+            // Set before listening: the receive window scale is agreed in the SYN exchange.
+            server.setOption(StandardSocketOptions.SO_RCVBUF, Connector.SOCKET_BUFFER_BYTES);
             server.bind(new InetSocketAddress(context.address(), 0), 128);
         } catch (IOException e) {
             throw new VerbsException("cannot listen on " + context.deviceLabel() + ": " + e, e);
@@ -70,7 +73,7 @@ final class TcpListener implements AutoCloseable {
         boolean accepted = false;
         try {
             peer = Connector.address((InetSocketAddress) ch.getRemoteAddress());
-            Connector.configure(ch);
+            Connector.configure(ch, context.heartbeatNs());
             ch.socket().setSoTimeout(Connector.millisLeft(Deadline.after(context.timeoutNs())));
             InputStream in = ch.socket().getInputStream();
             OutputStream out = ch.socket().getOutputStream();

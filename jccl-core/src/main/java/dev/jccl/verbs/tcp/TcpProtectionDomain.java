@@ -18,9 +18,10 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Regions and queue pairs of one tcp context. Any memory the receiver threads can reach may be
- * registered for remote access (the provider reads and writes it through sockets); memory confined
- * to one thread cannot, since other threads would touch it. Thread-safe.
+ * Regions and queue pairs of one tcp context. Any native memory the provider's threads can reach may
+ * be registered for remote access (sockets read and write it directly). Memory confined to one thread
+ * cannot, since other threads touch it; nor can heap memory, which has no address a peer could name.
+ * Thread-safe.
  */
 final class TcpProtectionDomain implements ProtectionDomain {
     private static final int ALLOCATION_ALIGN = 64;
@@ -54,6 +55,10 @@ final class TcpProtectionDomain implements ProtectionDomain {
     @Override
     public MemoryRegion register(MemorySegment segment, Set<Access> access) {
         checkOpen();
+        if (!segment.isNative()) {
+            throw new VerbsException("heap memory (" + segment.byteSize() + " bytes) cannot be registered: it has no "
+                    + "stable address for peers to name; use native memory, e.g. ProtectionDomain.allocate()");
+        }
         if (!segment.isAccessibleBy(Thread.ofPlatform().unstarted(() -> { }))) {
             throw new VerbsException("memory at 0x" + Long.toHexString(segment.address()) + " (" + segment.byteSize()
                     + " bytes) is confined to one thread; the tcp provider's threads must reach it. Use a shared or "

@@ -1,7 +1,9 @@
 package dev.jccl.verbs.tcp;
 
+import dev.jccl.verbs.Access;
 import dev.jccl.verbs.ConnectInfo;
 import dev.jccl.verbs.MemoryRegion;
+import dev.jccl.verbs.QpInitAttr;
 import dev.jccl.verbs.QpState;
 import dev.jccl.verbs.RecvWr;
 import dev.jccl.verbs.SendWr;
@@ -13,6 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
 import java.util.EnumSet;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -58,7 +61,7 @@ class TcpLocalContractTest {
             assertTrue(twice.getMessage().contains("INIT -> INIT"), twice.getMessage());
             IllegalStateException early = assertThrows(IllegalStateException.class, a.qp::modifyToRts);
             assertTrue(early.getMessage().contains("INIT -> RTS"), early.getMessage());
-            var fresh = a.pd.createQp(dev.jccl.verbs.QpInitAttr.of(a.cq, 4));
+            var fresh = a.pd.createQp(QpInitAttr.of(a.cq, 4));
             IllegalStateException fromReset = assertThrows(IllegalStateException.class, () -> fresh.modifyToRtr(b.qp.localInfo()));
             assertTrue(fromReset.getMessage().contains("RESET -> RTR"), fromReset.getMessage());
             assertEquals(QpState.RESET, fresh.state());
@@ -74,7 +77,7 @@ class TcpLocalContractTest {
             MemoryRegion buf = a.region(64);
             VerbsException e = assertThrows(VerbsException.class, () -> a.qp.postSend(SendWr.send(1, buf.sge(0, 8))));
             assertTrue(e.getMessage().contains("needs RTS"), e.getMessage());
-            var fresh = a.pd.createQp(dev.jccl.verbs.QpInitAttr.of(a.cq, 4));
+            var fresh = a.pd.createQp(QpInitAttr.of(a.cq, 4));
             assertThrows(VerbsException.class, () -> fresh.postRecv(new RecvWr(1, buf.sge(0, 8))));
         }
     }
@@ -103,18 +106,21 @@ class TcpLocalContractTest {
     void readIntoMemoryWithoutLocalWriteIsRefused() {
         try (TcpPeer a = new TcpPeer(TcpPeer.config(1), 2); TcpPeer b = new TcpPeer(TcpPeer.config(1), 2)) {
             TcpPeer.connect(a, b);
-            MemoryRegion readOnly = a.region(64, EnumSet.noneOf(dev.jccl.verbs.Access.class));
+            MemoryRegion readOnly = a.region(64, EnumSet.noneOf(Access.class));
             MemoryRegion src = b.region(64);
             assertThrows(VerbsException.class, () -> a.qp.postSend(SendWr.read(1, readOnly.sge(0, 64), src.address(), src.rkey())));
         }
     }
 
     @Test
-    void confinedMemoryCannotBeRegistered() {
+    void confinedAndHeapMemoryCannotBeRegistered() {
         try (TcpPeer a = new TcpPeer(TcpPeer.config(1), 2); Arena confined = Arena.ofConfined()) {
             VerbsException e = assertThrows(VerbsException.class,
-                    () -> a.pd.register(confined.allocate(64), EnumSet.allOf(dev.jccl.verbs.Access.class)));
+                    () -> a.pd.register(confined.allocate(64), EnumSet.allOf(Access.class)));
             assertTrue(e.getMessage().contains("confined"), e.getMessage());
+            VerbsException heap = assertThrows(VerbsException.class,
+                    () -> a.pd.register(MemorySegment.ofArray(new byte[64]), EnumSet.of(Access.LOCAL_WRITE)));
+            assertTrue(heap.getMessage().contains("heap memory"), heap.getMessage());
         }
     }
 

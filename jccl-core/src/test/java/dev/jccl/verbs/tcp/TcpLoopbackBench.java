@@ -1,0 +1,117 @@
+package dev.jccl.verbs.tcp;
+
+import dev.jccl.verbs.MemoryRegion;
+import dev.jccl.verbs.RecvWr;
+import dev.jccl.verbs.SendWr;
+import dev.jccl.verbs.Sge;
+import dev.jccl.verbs.WorkCompletion;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.util.Locale;
+
+/**
+ * Not a test: a quick loopback measurement to run by hand. 8-byte WRITE_WITH_IMM ping-pong latency,
+ * large-WRITE bandwidth over 1 and 4 sockets, and a plain socket stream between two threads as the
+ * ceiling this machine's loopback allows.
+ */
+public final class TcpLoopbackBench {
+    private TcpLoopbackBench() {}
+
+    public static void main(String[] args) throws Exception {
+        pingPong(20_000);
+        for (int lanes : new int[] {1, 4}) writeBandwidth(lanes, 64 << 20, 48);
+        plainSocket(64 << 20, 48);
+    }
+
+    static void pingPong(int iterations) {
+        try (TcpPeer a = new TcpPeer(TcpPeer.config(1), 64); TcpPeer b = new TcpPeer(TcpPeer.config(1), 64)) {
+            TcpPeer.connect(a, b);
+            MemoryRegion ra = a.region(8), rb = b.region(8);
+            WorkCompletion[] wc = WorkCompletion.array(4);
+            long start = 0;
+            for (int i = 0; i < iterations * 2; i++) {
+                if (i == iterations) start = System.nanoTime(); // first half warms up
+                b.qp.postRecv(new RecvWr(i, Sge.EMPTY));
+                a.qp.postRecv(new RecvWr(i, Sge.EMPTY));
+                a.qp.postSend(SendWr.writeWithImm(i, ra.sge(0, 8), rb.address(), rb.rkey(), i).unsignaled());
+                awaitRecv(b, wc);
+                b.qp.postSend(SendWr.writeWithImm(i, rb.sge(0, 8), ra.address(), ra.rkey(), i).unsignaled());
+                awaitRecv(a, wc);
+            }
+            double rttUs = (System.nanoTime() - start) / 1e3 / iterations;
+            System.out.printf(Locale.ROOT, "8 B WRITE_WITH_IMM ping-pong: %.1f us round trip, %.1f us one way%n", rttUs, rttUs / 2);
+        }
+    }
+
+    /** Waits for the receive completion, skipping the sender's unsignaled requests (which report nothing). */
+    private static void awaitRecv(TcpPeer p, WorkCompletion[] wc) {
+        while (p.cq.await(wc, 5_000_000_000L) == 0) {
+            throw new IllegalStateException("ping-pong stalled on " + p.qp.describe());
+        }
+        if (!wc[0].ok()) throw new IllegalStateException(wc[0].toString());
+    }
+
+    static void writeBandwidth(int lanes, int bytes, int count) {
+        try (TcpPeer a = new TcpPeer(TcpPeer.config(lanes), 8); TcpPeer b = new TcpPeer(TcpPeer.config(lanes), 8)) {
+            TcpPeer.connect(a, b);
+            MemoryRegion src = a.region(bytes), dst = b.region(bytes);
+            for (int round = 0; round < 2; round++) {
+                long start = System.nanoTime();
+                int posted = 0, done = 0;
+                while (done < count) {
+                    while (posted < count && posted - done < 4) {
+                        a.qp.postSend(SendWr.write(posted, src.sge(0, bytes), dst.address(), dst.rkey()));
+                        posted++;
+                    }
+                    WorkCompletion c = a.awaitOne();
+                    if (!c.ok()) throw new IllegalStateException(c.toString());
+                    done++;
+                }
+                double gbps = (double) bytes * count / (System.nanoTime() - start);
+                if (round == 1) System.out.printf(Locale.ROOT, "RDMA_WRITE %d MiB x %d over %d socket(s): %.2f GB/s%n",
+                        bytes >> 20, count, lanes, gbps);
+            }
+        }
+    }
+
+    static void plainSocket(int bytes, int count) throws IOException, InterruptedException {
+        try (ServerSocketChannel server = ServerSocketChannel.open()) {
+            server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+            Thread reader = Thread.ofPlatform().start(() -> {
+                try (SocketChannel in = server.accept()) {
+                    Connector.configure(in, 1_000_000_000L);
+                    ByteBuffer buf = ByteBuffer.allocateDirect(bytes);
+                    long left = (long) bytes * count * 2;
+                    while (left > 0) {
+                        buf.clear();
+                        int n = in.read(buf);
+                        if (n < 0) return;
+                        left -= n;
+                    }
+                } catch (IOException e) {
+                    throw new RuntimeException(e);
+                }
+            });
+            try (SocketChannel out = SocketChannel.open()) {
+                Connector.configure(out, 1_000_000_000L);
+                out.connect(server.getLocalAddress());
+                ByteBuffer buf = ByteBuffer.allocateDirect(bytes);
+                for (int round = 0; round < 2; round++) {
+                    long start = System.nanoTime();
+                    for (int i = 0; i < count; i++) {
+                        buf.clear();
+                        while (buf.hasRemaining()) out.write(buf);
+                    }
+                    double gbps = (double) bytes * count / (System.nanoTime() - start);
+                    if (round == 1) System.out.printf(Locale.ROOT, "plain socket stream, one thread each side: %.2f GB/s%n", gbps);
+                }
+            }
+            reader.join();
+        }
+    }
+}
