@@ -4,6 +4,7 @@ import dev.jccl.verbs.CompletionQueue;
 import dev.jccl.verbs.MemoryRegion;
 import dev.jccl.verbs.RecvWr;
 import dev.jccl.verbs.SendWr;
+import dev.jccl.verbs.VerbsException;
 import dev.jccl.verbs.WorkCompletion;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -11,6 +12,7 @@ import org.junit.jupiter.api.Timeout;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Polling and the bounded wait. No check asserts an upper bound on time. */
@@ -56,6 +58,28 @@ public abstract class CompletionQueueChecks extends ConformanceCheck {
             assertEquals(5, out[0].wrId(), out[0].toString());
             assertTrue(out[0].ok(), out[0].toString());
             pair.a().sends().nextSuccess(6);
+        }
+    }
+
+    /**
+     * Eight receives complete into a CQ of depth 4 that nobody polls: the next poll throws rather
+     * than silently dropping completions. (The sender's eight completions, polled four at a time,
+     * prove all eight messages were taken.)
+     */
+    @Test
+    @Timeout(30)
+    void anOverrunQueueFailsLoudlyOnTheNextPoll() {
+        try (EndpointPair pair = connected(new EndpointPair.Options(4, 4, 8))) {
+            MemoryRegion src = pair.a().allocateRegion(64);
+            MemoryRegion dst = pair.b().allocateRegion(8 * 64);
+            for (int i = 0; i < 8; i++) post(pair.b().qp(), new RecvWr(i, dst.sge(64L * i, 64)));
+            for (int round = 0; round < 2; round++) {
+                for (int i = 0; i < 4; i++) post(pair.a().qp(), SendWr.send(4L * round + i, src.sge(0, 64)));
+                for (int i = 0; i < 4; i++) pair.a().sends().nextSuccess(4L * round + i);
+            }
+            WorkCompletion[] out = WorkCompletion.array(8);
+            assertThrows(VerbsException.class, () -> pair.b().recvs().queue().poll(out),
+                    "poll of a CQ of depth 4 after 8 unpolled completions");
         }
     }
 

@@ -6,6 +6,7 @@ import dev.jccl.verbs.QpState;
 import dev.jccl.verbs.QueuePair;
 import dev.jccl.verbs.RecvWr;
 import dev.jccl.verbs.SendWr;
+import dev.jccl.verbs.WcStatus;
 import dev.jccl.verbs.WorkCompletion;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -58,6 +59,23 @@ public abstract class QueueDepthChecks extends ConformanceCheck {
                 Patterns.assertPattern("message " + i, dst.segment().asSlice(64L * i, 64), 80 + i, 0);
             }
             pair.b().recvs().expectNone(0);
+        }
+    }
+
+    /** Sends still waiting for receives when the queue pair goes to ERR complete with WR_FLUSH_ERR, in order. */
+    @Test
+    @Timeout(30)
+    void outstandingSendsAreFlushedWhenTheQueuePairGoesToError() {
+        ProviderTarget patient = target.withKnobs(Map.of(Knobs.RNR_TIMEOUT_NS.name(), "10s"));
+        try (EndpointPair pair = EndpointPair.connected(patient, EndpointPair.Options.DEFAULT)) {
+            MemoryRegion src = pair.a().allocateRegion(64);
+            for (int i = 0; i < 3; i++) post(pair.a().qp(), SendWr.send(i, src.sge(0, 64)));
+            pair.a().qp().modifyToError();
+            List<WorkCompletion> flushed = pair.a().sends().next(3, CompletionReader.DEFAULT_WAIT_NS);
+            for (int i = 0; i < 3; i++) {
+                assertEquals(i, flushed.get(i).wrId(), "flush order: " + flushed);
+                assertEquals(WcStatus.WR_FLUSH_ERR, flushed.get(i).status(), flushed.get(i).toString());
+            }
         }
     }
 
