@@ -22,6 +22,11 @@ public abstract class ProviderConformanceSuite {
     }
 
     @Nested
+    class Devices extends DeviceChecks {
+        Devices() { super(ProviderConformanceSuite.this.target); }
+    }
+
+    @Nested
     class Registration extends RegistrationChecks {
         Registration() { super(ProviderConformanceSuite.this.target); }
     }
