@@ -19,8 +19,9 @@ final class OutFrame {
         return this;
     }
 
-    long bytes() {
-        return FrameDescriptor.HEADER_BYTES + (payload == null ? 0 : payload.remaining());
+    /** Bytes of this frame not yet written. */
+    long remaining() {
+        return codec.buffer().remaining() + (payload == null ? 0 : payload.remaining());
     }
 
     /** Writes what the non-blocking channel accepts now; true once the whole frame is out. */

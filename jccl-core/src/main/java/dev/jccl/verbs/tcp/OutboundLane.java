@@ -51,6 +51,7 @@ final class OutboundLane implements AutoCloseable {
     private final Thread agent;
     private final ReentrantLock writeLock = new ReentrantLock();
     private OutFrame current; // guarded by writeLock: the frame partly written
+    private long writes;      // guarded by writeLock: bumped whenever bytes leave, so a slow peer is not a dead one
     private final ArrayDeque<OutFrame> control = new ArrayDeque<>(); // guarded by this
     private final ArrayDeque<OutFrame> data = new ArrayDeque<>();    // guarded by this
     private final ArrayDeque<OutFrame> pool = new ArrayDeque<>();    // guarded by this
@@ -153,13 +154,16 @@ final class OutboundLane implements AutoCloseable {
                     if (next == null) {
                         OutFrame d = data.peekFirst();
                         if (d == null) return DRAINED;
-                        if (d.bytes() > maxFrameBytes) return NEEDS_AGENT;
+                        if (d.remaining() > maxFrameBytes) return NEEDS_AGENT;
                         next = data.pollFirst();
                     }
                     current = next;
                 }
             }
-            if (!current.writeTo(channel)) return BLOCKED;
+            long before = current.remaining();
+            boolean whole = current.writeTo(channel);
+            if (current.remaining() != before) writes++;
+            if (!whole) return BLOCKED;
             OutFrame done = current;
             current = null;
             synchronized (this) {
@@ -169,13 +173,16 @@ final class OutboundLane implements AutoCloseable {
     }
 
     private void runAgent() {
-        long blockedSinceNs = 0;
+        long stalledSinceNs = 0;
+        long writesSeen = -1;
         try {
             while (!closed) {
                 int result;
+                long writesNow;
                 writeLock.lock();
                 try {
                     result = drain(Long.MAX_VALUE);
+                    writesNow = writes;
                     // Under the lock, so no inline writer is cut off in the middle of a frame.
                     if (result == DRAINED && closing) {
                         channel.shutdownOutput();
@@ -185,12 +192,13 @@ final class OutboundLane implements AutoCloseable {
                     writeLock.unlock();
                 }
                 if (result == DRAINED) {
-                    blockedSinceNs = 0;
                     if (!hasQueued()) selector.select(SELECT_MS);
                 } else {
                     long now = System.nanoTime();
-                    if (blockedSinceNs == 0) blockedSinceNs = now;
-                    else if (now - blockedSinceNs > timeoutNs) {
+                    if (writesNow != writesSeen) {
+                        writesSeen = writesNow;
+                        stalledSinceNs = now;
+                    } else if (now - stalledSinceNs > timeoutNs) {
                         throw new IOException("peer " + peer + " has not read from lane " + index + " for "
                                 + TimeUnit.NANOSECONDS.toSeconds(timeoutNs) + " s (JCCL_TIMEOUT)");
                     }

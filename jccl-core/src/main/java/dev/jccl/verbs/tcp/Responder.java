@@ -7,6 +7,7 @@ import dev.jccl.verbs.base.ReceiveQueue;
 import dev.jccl.verbs.base.RegionTable;
 import dev.jccl.verbs.base.RemoteAccessException;
 
+import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.util.concurrent.TimeUnit;
 
@@ -59,7 +60,7 @@ final class Responder {
         peer = peerName;
     }
 
-    void onRequest(FrameCodec h, ReceiverAgent in) throws java.io.IOException {
+    void onRequest(FrameCodec h, ReceiverAgent in) throws IOException {
         InboundMessage m;
         boolean refused;
         synchronized (this) {

@@ -18,6 +18,7 @@ import dev.jccl.verbs.base.QpStateMachine;
 
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
+import java.nio.channels.SocketChannel;
 import java.security.SecureRandom;
 import java.util.concurrent.TimeUnit;
 
@@ -143,7 +144,7 @@ final class TcpQueuePair implements QueuePair, ReceiverAgent.Sink, OutboundLane.
         pd.forget(this);
     }
 
-    String attach(HelloDescriptor.Hello hello, java.nio.channels.SocketChannel ch, String peer) {
+    String attach(HelloDescriptor.Hello hello, SocketChannel ch, String peer) {
         if (closed || state.state() == QpState.ERR) return "qp " + qpn + " is in state " + state.state();
         return connection.attach(hello, ch, peer);
     }

@@ -24,6 +24,7 @@ public final class TcpLoopbackBench {
 
     public static void main(String[] args) throws Exception {
         pingPong(20_000);
+        plainPingPong(20_000);
         for (int lanes : new int[] {1, 4}) writeBandwidth(lanes, 64 << 20, 48);
         plainSocket(64 << 20, 48);
     }
@@ -54,6 +55,43 @@ public final class TcpLoopbackBench {
             throw new IllegalStateException("ping-pong stalled on " + p.qp.describe());
         }
         if (!wc[0].ok()) throw new IllegalStateException(wc[0].toString());
+    }
+
+    /** Two threads echoing 8 bytes over blocking sockets: what loopback itself costs per round trip. */
+    static void plainPingPong(int iterations) throws IOException, InterruptedException {
+        try (ServerSocketChannel server = ServerSocketChannel.open()) {
+            server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+            Thread echo = Thread.ofPlatform().start(() -> {
+                try (SocketChannel ch = server.accept()) {
+                    Connector.configure(ch, 1_000_000_000L);
+                    ByteBuffer b = ByteBuffer.allocateDirect(8);
+                    for (int i = 0; i < iterations * 2; i++) {
+                        b.clear();
+                        while (b.hasRemaining()) if (ch.read(b) < 0) return;
+                        b.flip();
+                        while (b.hasRemaining()) ch.write(b);
+                    }
+                } catch (IOException e) {
+                    throw new RuntimeException(e);
+                }
+            });
+            try (SocketChannel ch = SocketChannel.open()) {
+                Connector.configure(ch, 1_000_000_000L);
+                ch.connect(server.getLocalAddress());
+                ByteBuffer b = ByteBuffer.allocateDirect(8);
+                long start = 0;
+                for (int i = 0; i < iterations * 2; i++) {
+                    if (i == iterations) start = System.nanoTime();
+                    b.clear();
+                    while (b.hasRemaining()) ch.write(b);
+                    b.clear();
+                    while (b.hasRemaining()) ch.read(b);
+                }
+                double rttUs = (System.nanoTime() - start) / 1e3 / iterations;
+                System.out.printf(Locale.ROOT, "plain socket 8 B echo: %.1f us round trip%n", rttUs);
+            }
+            echo.join();
+        }
     }
 
     static void writeBandwidth(int lanes, int bytes, int count) {

@@ -5,7 +5,6 @@ import dev.jccl.verbs.MemoryRegion;
 import dev.jccl.verbs.QpState;
 import dev.jccl.verbs.RecvWr;
 import dev.jccl.verbs.SendWr;
-import dev.jccl.verbs.Sge;
 import dev.jccl.verbs.WcOpcode;
 import dev.jccl.verbs.WcStatus;
 import dev.jccl.verbs.WorkCompletion;
