@@ -84,7 +84,11 @@ final class BandwidthRun {
         long elapsed = System.nanoTime() - t0;
         long messages = Math.max(sent, received);
         long[] startAt = sendTarget > 0 ? postedAt : doneAt;
-        return new Result(messages * size, messages, elapsed, peakBps(startAt, doneAt, (int) messages, size));
+        double average = elapsed == 0 ? 0 : messages * size * 1e9 / elapsed;
+        // A window of post-to-completion times can include a full queue's worth of waiting, so it
+        // may come out below the average; the peak is never less than the average.
+        return new Result(messages * size, messages, elapsed,
+                Math.max(average, peakBps(startAt, doneAt, (int) messages, size)));
     }
 
     /**

@@ -52,8 +52,10 @@ public final class PerfRunner {
         boolean sends = driver || o.bidirectional();
         boolean receivesSends = o.test().opcode == Opcode.SEND && (!driver || o.bidirectional());
         long recvTarget = receivesSends ? iters : 0;
-        int preposted = receivesSends ? BandwidthRun.preRecv(ep, size, recvTarget, depth) : 0;
         ex.barrier("bw/" + size);
+        warmUp(o, ep, size, driver, ex, depth);
+        int preposted = receivesSends ? BandwidthRun.preRecv(ep, size, recvTarget, depth) : 0;
+        ex.barrier("bw-go/" + size);
         BandwidthRun.Result mine = BandwidthRun.run(ep, o.test().opcode, size, sends ? iters : 0, recvTarget,
                 preposted, o.txDepth());
         // Exchange what each side measured so rank 0 can print both directions of a -b run.
@@ -65,6 +67,17 @@ public final class PerfRunner {
             double peak = mine.peakBps() + (o.bidirectional() ? b.getDouble() : 0);
             PerfReport.bandwidthRow(out, size, iters, peak, avg);
         }
+    }
+
+    /** A few untimed messages first, so connection set-up and JIT warm-up stay out of the figures. */
+    private static void warmUp(PerfOptions o, PerfEndpoint ep, long size, boolean driver, Exchange ex, int depth) {
+        long n = Math.min(16, o.iterationsFor(size));
+        boolean receivesSends = o.test().opcode == Opcode.SEND && (!driver || o.bidirectional());
+        long recv = receivesSends ? n : 0;
+        int pre = receivesSends ? BandwidthRun.preRecv(ep, size, recv, depth) : 0;
+        ex.barrier("warm/" + size);
+        BandwidthRun.run(ep, o.test().opcode, size, driver || o.bidirectional() ? n : 0, recv, pre, o.txDepth());
+        ex.barrier("warm-done/" + size);
     }
 
     static String mbps(double bps) {
