@@ -37,7 +37,8 @@ public final class Knobs {
     public static final Knob<String> HOST_ID = new Knob<>("JCCL_HOST_ID", "",
             s -> s, "override the host identity used to group ranks by host");
     public static final Knob<String> REDUCE_KERNEL = new Knob<>("JCCL_REDUCE_KERNEL", "vector",
-            s -> oneOf(s, "vector", "scalar"), "reduction kernels: vector (jdk.incubator.vector; scalar when the module is absent) or scalar (the reference)");
+            s -> oneOf(s, "vector", "scalar"),
+            "reduction kernels: vector (Vector API; scalar if jdk.incubator.vector is not loaded) or scalar (the reference)");
 
     /** All knobs, in the order devinfo -v prints them. */
     public static final List<Knob<?>> ALL = List.of(DEBUG, DEBUG_SUBSYS, DEBUG_FILE, TRANSPORT, TIMEOUT_NS,
