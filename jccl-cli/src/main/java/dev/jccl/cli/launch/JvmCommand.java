@@ -13,8 +13,9 @@ import java.util.stream.Collectors;
  * run an internal subcommand of this same CLI.
  */
 public final class JvmCommand {
-    /** Options every JVM running jccl code gets (native memory access for the FFM-based providers). */
-    public static final List<String> REQUIRED_OPTIONS = List.of("--enable-native-access=ALL-UNNAMED");
+    /** Options every JVM running jccl code gets: native memory access (providers) and the Vector API (kernels). */
+    public static final List<String> REQUIRED_OPTIONS = List.of("--enable-native-access=ALL-UNNAMED",
+            "--add-modules", "jdk.incubator.vector");
     public static final String CLI_MAIN_CLASS = "dev.jccl.cli.Main";
 
     private JvmCommand() {}
