@@ -17,6 +17,11 @@ public final class JvmCommand {
     public static final List<String> REQUIRED_OPTIONS = List.of("--enable-native-access=ALL-UNNAMED",
             "--add-modules", "jdk.incubator.vector");
     public static final String CLI_MAIN_CLASS = "dev.jccl.cli.Main";
+    /**
+     * What every JVM with the Vector API loaded prints first. Said once per rank it is noise that
+     * buries the job's own first lines, so the launcher and the jccl script drop exactly this line.
+     */
+    public static final String INCUBATOR_WARNING = "WARNING: Using incubator modules: jdk.incubator.vector";
 
     private JvmCommand() {}
 
