@@ -52,18 +52,20 @@ public final class PerfRunner {
         boolean sends = driver || o.bidirectional();
         boolean receivesSends = o.test().opcode == Opcode.SEND && (!driver || o.bidirectional());
         long recvTarget = receivesSends ? iters : 0;
-        int preposted = receivesSends ? BandwidthRun.preRecv(ep, size, recvTarget, depth) : 0;
+        long[] toPost = BandwidthRun.recvShares(recvTarget, ep.qps.length);
+        BandwidthRun.preRecv(ep, size, toPost, depth);
         ex.barrier("bw/" + size);
-        BandwidthRun.Result mine = BandwidthRun.run(ep, o.test().opcode, size, sends ? iters : 0, recvTarget,
-                preposted, o.txDepth());
+        BandwidthRun.Result mine = BandwidthRun.run(ep, o.test().opcode, size, sends ? iters : 0, recvTarget, toPost,
+                o.txDepth());
         // Exchange what each side measured so rank 0 can print both directions of a -b run.
-        byte[] theirs = ex.swap("bw-result/" + size,
-                ByteBuffer.allocate(16).putDouble(mine.averageBps()).putDouble(mine.peakBps()).array());
+        byte[] theirs = ex.swap("bw-result/" + size, ByteBuffer.allocate(24).putDouble(mine.averageBps())
+                .putDouble(mine.peakBps()).putDouble(mine.messagesPerSecond()).array());
         if (driver) {
             ByteBuffer b = ByteBuffer.wrap(theirs);
             double avg = mine.averageBps() + (o.bidirectional() ? b.getDouble() : 0);
             double peak = mine.peakBps() + (o.bidirectional() ? b.getDouble() : 0);
-            PerfReport.bandwidthRow(out, size, iters, peak, avg);
+            double rate = mine.messagesPerSecond() + (o.bidirectional() ? b.getDouble() : 0);
+            PerfReport.bandwidthRow(out, size, iters, peak, avg, rate);
         }
     }
 
