@@ -56,8 +56,8 @@ public record PerfTable(boolean latency, List<double[]> rows) {
     }
 
     /**
-     * Bandwidths positive (zero, exactly, for 0-byte messages, which move no bytes) and a positive
-     * message rate for every size.
+     * Bandwidths positive (zero, exactly, for 0-byte messages, which move no bytes), a positive
+     * message rate for every size, and average MB/s equal to Mpps times the size up to rounding.
      */
     public void checkBandwidthRows(List<Integer> iterations) {
         assertEquals(iterations.size(), rows.size());
@@ -71,6 +71,8 @@ public record PerfTable(boolean latency, List<double[]> rows) {
                 assertTrue(r[2] > 0 && r[3] > 0, row);
             }
             assertTrue(r[4] > 0, "message rate: " + row);
+            double roundingMBps = 0.005 + 5e-7 * r[0] + 1e-6 * r[3];
+            assertEquals(r[4] * r[0], r[3], roundingMBps, "average MB/s = Mpps x bytes: " + row);
         }
     }
 }
