@@ -2,9 +2,13 @@ package dev.jccl.cli.itest;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -13,8 +17,14 @@ import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.*;
 
-/** {@code jccl demo} as a user runs it: a CLI JVM that launches its own rank JVMs. */
+/**
+ * {@code jccl demo} as a user runs it: a CLI JVM that launches its own rank JVMs. With JCCL_DEBUG=INFO
+ * and JCCL_DEBUG_FILE=.../rank%r.log each rank logs into its own file which data path it really used.
+ */
 class DemoEndToEndTest {
+    @TempDir
+    Path logs;
+
     static Stream<String> providers() {
         return ProviderUnderTest.names();
     }
@@ -24,7 +34,9 @@ class DemoEndToEndTest {
     @Timeout(60)
     void threeRanksPassEveryBufferAroundTheRingAndVerifyEachStep(String provider) throws Exception {
         ProviderUnderTest.require(provider);
-        CliRun run = CliRun.run(Map.of("JCCL_TIMEOUT", "30s"), Duration.ofSeconds(55),
+        Map<String, String> env = Map.of("JCCL_TIMEOUT", "30s", "JCCL_DEBUG", "INFO",
+                "JCCL_DEBUG_FILE", logs.resolve("rank%r.log").toString());
+        CliRun run = CliRun.run(env, Duration.ofSeconds(55),
                 "demo", "--ranks", "3", "--size", "1M", "--transport", provider, "--timeout", "50s");
         assertEquals(0, run.exitCode(), run.describe());
         List<String> lines = run.stdoutLines();
@@ -42,6 +54,22 @@ class DemoEndToEndTest {
             }
         }
         assertTrue(lines.stream().noneMatch(l -> l.contains("CORRUPT")), run.describe());
+        checkRankLogs(ProviderUnderTest.DATA_PATH.getOrDefault(provider, ""));
+    }
+
+    /** One log per rank, named by its rank, holding only that rank's lines and the path its ring used. */
+    private void checkRankLogs(String dataPath) throws IOException {
+        try (Stream<Path> files = Files.list(logs)) {
+            assertEquals(List.of("rank0.log", "rank1.log", "rank2.log"),
+                    files.map(f -> f.getFileName().toString()).sorted().toList());
+        }
+        for (int rank = 0; rank < 3; rank++) {
+            List<String> log = Files.readAllLines(logs.resolve("rank" + rank + ".log"));
+            String tag = ":" + rank + " [";
+            assertTrue(log.stream().allMatch(l -> l.contains(tag)), "only rank " + rank + "'s lines: " + log);
+            assertTrue(log.stream().anyMatch(l -> l.contains("ring: sending over ") && l.contains(dataPath)),
+                    "rank " + rank + " logs its data path: " + log);
+        }
     }
 
     @Test
