@@ -40,8 +40,11 @@ record CliRun(List<String> args, int exitCode, String stdout, String stderr) {
                 fail("jccl " + String.join(" ", args) + " still running after " + limit + "\n--- stdout\n"
                         + Files.readString(out) + "\n--- stderr\n" + Files.readString(err));
             }
-            return new CliRun(List.of(args), p.exitValue(), Files.readString(out, StandardCharsets.UTF_8),
-                    Files.readString(err, StandardCharsets.UTF_8));
+            // The JVM's own incubator notice is dropped here as the jccl script drops it.
+            String stderr = Files.readString(err, StandardCharsets.UTF_8).lines()
+                    .filter(l -> !l.equals(JvmCommand.INCUBATOR_WARNING))
+                    .map(l -> l + "\n").collect(java.util.stream.Collectors.joining());
+            return new CliRun(List.of(args), p.exitValue(), Files.readString(out, StandardCharsets.UTF_8), stderr);
         } finally {
             // On a timeout or an interrupt, take the ranks it launched down with it.
             p.descendants().forEach(ProcessHandle::destroyForcibly);
