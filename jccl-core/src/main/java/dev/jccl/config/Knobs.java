@@ -48,7 +48,8 @@ public final class Knobs {
     public static final Knob<Long> BUFFSIZE = new Knob<>("JCCL_BUFFSIZE", "4M",
             Knobs::positiveBytes, "bytes of registered slot FIFO per peer and channel; holds at least two chunks");
     public static final Knob<String> REDUCE_KERNEL = new Knob<>("JCCL_REDUCE_KERNEL", "vector",
-            s -> oneOf(s, "vector", "scalar"), "reduction kernels: vector (jdk.incubator.vector; scalar when the module is absent) or scalar (the reference)");
+            s -> oneOf(s, "vector", "scalar"),
+            "reduction kernels: vector (Vector API; scalar if jdk.incubator.vector is not loaded) or scalar (the reference)");
 
     /** All knobs, in the order devinfo -v prints them. */
     public static final List<Knob<?>> ALL = List.of(DEBUG, DEBUG_SUBSYS, DEBUG_FILE, TRANSPORT, TIMEOUT_NS,

@@ -9,15 +9,12 @@ import jdk.incubator.vector.VectorSpecies;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteOrder;
 
-import static jdk.incubator.vector.VectorOperators.ASHR;
-import static jdk.incubator.vector.VectorOperators.EQ;
 import static jdk.incubator.vector.VectorOperators.GE;
 import static jdk.incubator.vector.VectorOperators.GT;
 import static jdk.incubator.vector.VectorOperators.I2S;
 import static jdk.incubator.vector.VectorOperators.LSHL;
 import static jdk.incubator.vector.VectorOperators.LSHR;
 import static jdk.incubator.vector.VectorOperators.LT;
-import static jdk.incubator.vector.VectorOperators.OR;
 import static jdk.incubator.vector.VectorOperators.ZERO_EXTEND_S2I;
 
 /**
@@ -29,7 +26,7 @@ import static jdk.incubator.vector.VectorOperators.ZERO_EXTEND_S2I;
  * {@link dev.jccl.BFloat16} for every non-NaN value (the tests check all 65536 halves and every rounding
  * boundary). NaN inputs widen to some NaN; narrowing writes the canonical NaN of the type, as the
  * reference does.
- * */
+ */
 final class HalfLanes {
     private HalfLanes() {}
 
@@ -74,16 +71,21 @@ final class HalfLanes {
     }
 
     /**
-     * {@code h} holds half bits in the low 16 bits of each lane, zero above. Shifting left 16 then
-     * arithmetically right 3 puts sign, exponent and significand where float32 keeps them (the mask
-     * drops the copies of the sign); multiplying by 2^112 then rebiases the exponent (15 to 127) and
-     * normalises subnormals, exactly. Infinities and NaN (exponent all ones) get the float32 all-ones
-     * exponent instead.
+     * {@code h} holds half bits in the low 16 bits of each lane, zero above. Two candidates, chosen
+     * per lane, neither of which ever feeds a float32 subnormal to the FPU (x86 takes a microcode
+     * assist of a hundred cycles or more on each such operation):
+     * normal halves (and infinity, NaN): exponent and significand shifted into float32 position with
+     * the exponent raised by 224, then scaled by 2^-112, which lands exponent 31 on float32's all-ones
+     * exponent and the others on e - 15;
+     * subnormal halves: the significand m placed under the exponent of 0.5, giving 0.5 + m * 2^-24,
+     * minus 0.5. Both are exact. Then the sign goes back on.
      */
     static FloatVector f16ToFloat(IntVector h) {
-        IntVector placed = h.lanewise(LSHL, 16).lanewise(ASHR, 3).and(0x8FFFE000);
-        IntVector bits = placed.reinterpretAsFloats().mul(0x1p112f).reinterpretAsInts();
-        return bits.lanewise(OR, FLOAT_INFINITY_BITS, h.and(0x7C00).compare(EQ, 0x7C00)).reinterpretAsFloats();
+        IntVector magnitude = h.and(0x7FFF);
+        FloatVector normal = magnitude.lanewise(LSHL, 13).add(0x70000000).reinterpretAsFloats().mul(0x1p-112f);
+        FloatVector subnormal = magnitude.or(0x3F000000).reinterpretAsFloats().sub(0.5f);
+        IntVector bits = normal.blend(subnormal, magnitude.compare(LT, 0x0400).cast(F)).reinterpretAsInts();
+        return bits.or(h.and(0x8000).lanewise(LSHL, 16)).reinterpretAsFloats();
     }
 
     /**

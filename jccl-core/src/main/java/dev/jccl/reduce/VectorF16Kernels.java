@@ -18,9 +18,9 @@ import static dev.jccl.reduce.HalfLanes.toF16;
  *
  * <p>Unlike BFLOAT16, both FLOAT16 conversions take a dozen vector operations, and a loop body that
  * widens, operates and narrows in one go is too large for C2 to inline whole (NodeCountInliningCutoff);
- * the call it gives up on boxes its vectors and runs slower than the scalar loop. So each block of
- * elements goes through two small loops: widen and operate into a float32 block on the heap, then
- * narrow that block into dst. The block stays in L1 cache.
+ * the call it gives up on boxes its vectors, which made that loop no faster than the scalar one. So
+ * each block of elements goes through two small loops: widen and operate into a float32 block on the
+ * heap, then narrow that block into dst. The block stays in L1 cache.
  */
 final class VectorF16Kernels {
     private VectorF16Kernels() {}

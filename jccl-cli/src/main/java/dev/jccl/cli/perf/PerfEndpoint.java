@@ -52,6 +52,9 @@ final class PerfEndpoint implements AutoCloseable {
             // Room for a full send and a full receive queue per QP, so the CQ can never overrun.
             CompletionQueue cq = ctx.createCq(2 * depth * qpCount + 16);
             MemorySegment buf = pd.allocate(Math.max(bufferBytes, 8));
+            // Touch every page now: a first touch costs tens of µs per page on some VMs and would
+            // otherwise be billed to the first size measured.
+            buf.fill((byte) 0);
             MemoryRegion mr = pd.register(buf, EnumSet.allOf(Access.class));
             QueuePair[] qps = new QueuePair[qpCount];
             for (int i = 0; i < qpCount; i++) {

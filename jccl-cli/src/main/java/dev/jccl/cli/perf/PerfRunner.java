@@ -52,19 +52,35 @@ public final class PerfRunner {
         boolean sends = driver || o.bidirectional();
         boolean receivesSends = o.test().opcode == Opcode.SEND && (!driver || o.bidirectional());
         long recvTarget = receivesSends ? iters : 0;
-        int preposted = receivesSends ? BandwidthRun.preRecv(ep, size, recvTarget, depth) : 0;
         ex.barrier("bw/" + size);
-        BandwidthRun.Result mine = BandwidthRun.run(ep, o.test().opcode, size, sends ? iters : 0, recvTarget,
-                preposted, o.txDepth());
+        warmUp(o, ep, size, driver, ex, depth);
+        long[] toPost = BandwidthRun.recvShares(recvTarget, ep.qps.length);
+        BandwidthRun.preRecv(ep, size, toPost, depth);
+        ex.barrier("bw-go/" + size);
+        BandwidthRun.Result mine = BandwidthRun.run(ep, o.test().opcode, size, sends ? iters : 0, recvTarget, toPost,
+                o.txDepth());
         // Exchange what each side measured so rank 0 can print both directions of a -b run.
-        byte[] theirs = ex.swap("bw-result/" + size,
-                ByteBuffer.allocate(16).putDouble(mine.averageBps()).putDouble(mine.peakBps()).array());
+        byte[] theirs = ex.swap("bw-result/" + size, ByteBuffer.allocate(24).putDouble(mine.averageBps())
+                .putDouble(mine.peakBps()).putDouble(mine.messagesPerSecond()).array());
         if (driver) {
             ByteBuffer b = ByteBuffer.wrap(theirs);
             double avg = mine.averageBps() + (o.bidirectional() ? b.getDouble() : 0);
             double peak = mine.peakBps() + (o.bidirectional() ? b.getDouble() : 0);
-            PerfReport.bandwidthRow(out, size, iters, peak, avg);
+            double rate = mine.messagesPerSecond() + (o.bidirectional() ? b.getDouble() : 0);
+            PerfReport.bandwidthRow(out, size, iters, peak, avg, rate);
         }
+    }
+
+    /** A few untimed messages first, so connection set-up and JIT warm-up stay out of the figures. */
+    private static void warmUp(PerfOptions o, PerfEndpoint ep, long size, boolean driver, Exchange ex, int depth) {
+        long n = Math.min(16, o.iterationsFor(size));
+        boolean receivesSends = o.test().opcode == Opcode.SEND && (!driver || o.bidirectional());
+        long recv = receivesSends ? n : 0;
+        long[] toPost = BandwidthRun.recvShares(recv, ep.qps.length);
+        BandwidthRun.preRecv(ep, size, toPost, depth);
+        ex.barrier("warm/" + size);
+        BandwidthRun.run(ep, o.test().opcode, size, driver || o.bidirectional() ? n : 0, recv, toPost, o.txDepth());
+        ex.barrier("warm-done/" + size);
     }
 
     static String mbps(double bps) {

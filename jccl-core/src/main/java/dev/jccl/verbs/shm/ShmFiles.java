@@ -44,13 +44,13 @@ final class ShmFiles {
     }
 
     /**
-     * Waits until {@code path} exists, holds at least {@code minBytes} and starts with {@code magic}
-     * (which its creator stores last), then maps it. Bounded by {@code deadline}; the peer may still
-     * be creating the file when its connect info arrives.
+     * Waits until {@code path} holds at least {@code minBytes} and starts with {@code magic} (which
+     * its creator stores last), then maps it. Bounded by {@code deadline}; the peer may still be
+     * filling in the header when its connect info arrives. A missing file fails at once.
      */
     static MemorySegment awaitReady(Path path, long minBytes, int magic, Deadline deadline, Arena arena) {
         BackoffIdleStrategy idle = BackoffIdleStrategy.defaults();
-        String last = "it does not exist";
+        String last = "its header is not complete";
         while (true) {
             try {
                 if (Files.size(path) >= minBytes && readInt(path) == magic) {
@@ -59,7 +59,10 @@ final class ShmFiles {
                 }
                 last = "its header is not complete";
             } catch (NoSuchFileException e) {
-                last = "it does not exist";
+                // Peers create their control and queue-pair files before their connect info can be
+                // published, so a file that is missing now belongs to a peer that closed or died:
+                // fail at once instead of waiting out JCCL_TIMEOUT.
+                throw new VerbsException("shm: peer file " + path + " does not exist: the peer has closed or exited");
             } catch (IOException e) {
                 last = e.toString();
             }
