@@ -5,9 +5,9 @@ import dev.jccl.ReduceOp;
 import dev.jccl.exec.Bindings;
 import dev.jccl.exec.ChannelProgram;
 import dev.jccl.exec.ExecFailure;
+import dev.jccl.exec.Kernels;
 import dev.jccl.exec.OpRun;
 import dev.jccl.exec.OpSpec;
-import dev.jccl.reduce.ReduceKernels;
 import dev.jccl.trace.Log;
 import dev.jccl.trace.Subsys;
 
@@ -46,7 +46,7 @@ final class CommEngine implements AutoCloseable {
     private final Scratch scratch;
     private final FlightRecorder recorder;
     private final AbortBoard board;
-    private final ReduceKernels kernels;
+    private final Kernels kernels;
     private final UserMemory memory = new UserMemory();
     private final IdlePolicy idlePolicy;
     private final ConcurrentLinkedQueue<Operation> queue = new ConcurrentLinkedQueue<>();
@@ -63,7 +63,7 @@ final class CommEngine implements AutoCloseable {
     private volatile boolean draining;
 
     CommEngine(int rank, int size, long timeoutNs, Transports transports, LinkTable links, PlanCache plans, Scratch scratch,
-               FlightRecorder recorder, AbortBoard board, ReduceKernels kernels, IdlePolicy idlePolicy) {
+               FlightRecorder recorder, AbortBoard board, Kernels kernels, IdlePolicy idlePolicy) {
         this.rank = rank;
         this.size = size;
         this.timeoutNs = timeoutNs;
