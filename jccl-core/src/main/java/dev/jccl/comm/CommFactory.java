@@ -48,6 +48,7 @@ public final class CommFactory {
     /** {@code Jccl.init(options)}: the store or rendezvous stays the caller's. */
     public static Communicator fromOptions(CommOptions options) {
         Config config = options.readEnvironment() ? Config.fromEnvironment(options.knobs()) : Config.of(options.knobs());
+        Log.setRank(options.rank());
         Log.configure(config);
         return create(options.store(), null, options.rank(), options.size(), config, options.namespace());
     }
