@@ -47,11 +47,14 @@ public final class Knobs {
             s -> isAuto(s) ? 0L : positiveBytes(s), "bytes per chunk, the unit that pipelines across steps; auto (0) = the tuner decides");
     public static final Knob<Long> BUFFSIZE = new Knob<>("JCCL_BUFFSIZE", "4M",
             Knobs::positiveBytes, "bytes of registered slot FIFO per peer and channel; holds at least two chunks");
+    public static final Knob<String> REDUCE_KERNEL = new Knob<>("JCCL_REDUCE_KERNEL", "vector",
+            s -> oneOf(s, "vector", "scalar"),
+            "reduction kernels: vector (Vector API; scalar if jdk.incubator.vector is not loaded) or scalar (the reference)");
 
     /** All knobs, in the order devinfo -v prints them. */
     public static final List<Knob<?>> ALL = List.of(DEBUG, DEBUG_SUBSYS, DEBUG_FILE, TRANSPORT, TIMEOUT_NS,
             QPS_PER_CONNECTION, SOCKET_IFNAME, AUTH_TOKEN, SHM_DIR, HEARTBEAT_NS, RNR_TIMEOUT_NS, HOST_ID,
-            STORE_HOSTED, ALGO, NCHANNELS, CHUNKSIZE, BUFFSIZE);
+            STORE_HOSTED, ALGO, NCHANNELS, CHUNKSIZE, BUFFSIZE, REDUCE_KERNEL);
 
     private static String level(String s) {
         String v = s.trim().toUpperCase(Locale.ROOT);
@@ -82,6 +85,12 @@ public final class Knobs {
     private static Long positiveBytes(String s) {
         long v = Sizes.parseBytes(s);
         if (v <= 0) throw new IllegalArgumentException("must be positive (or auto where allowed)");
+        return v;
+    }
+
+    private static String oneOf(String s, String... allowed) {
+        String v = s.trim().toLowerCase(Locale.ROOT);
+        if (!List.of(allowed).contains(v)) throw new IllegalArgumentException("expected one of " + String.join(", ", allowed));
         return v;
     }
 
