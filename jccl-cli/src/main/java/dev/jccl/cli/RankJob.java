@@ -1,8 +1,11 @@
 package dev.jccl.cli;
 
+import dev.jccl.bootstrap.LaunchEnvironment;
 import dev.jccl.cli.launch.JvmCommand;
 import dev.jccl.cli.launch.LaunchResult;
 import dev.jccl.cli.launch.Launcher;
+import dev.jccl.config.Config;
+import dev.jccl.trace.Log;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -19,6 +22,15 @@ public final class RankJob {
     /** True when this process is one rank of a launched job. */
     public static boolean insideJob() {
         return System.getenv("RANK") != null && System.getenv("WORLD_SIZE") != null;
+    }
+
+    /**
+     * Applies the debug knobs with this rank's number already known, so JCCL_DEBUG_FILE's %r names
+     * this rank's own file: the rendezvous, which would set it, comes later (and logs too).
+     */
+    public static void configureLog(Config config) {
+        if (insideJob()) Log.setRank(LaunchEnvironment.fromSystem().rank());
+        Log.configure(config);
     }
 
     /**

@@ -44,16 +44,22 @@ public final class Log {
             subsystems = s;
         }
         String file = cfg.get(Knobs.DEBUG_FILE);
-        if (!file.isBlank()) {
+        PrintStream previous = out;
+        if (file.isBlank()) {
+            out = System.err;
+        } else {
             String path = file.replace("%h", prefixHost)
                     .replace("%p", Long.toString(ProcessHandle.current().pid()))
                     .replace("%r", Integer.toString(rank));
             try {
                 out = new PrintStream(new FileOutputStream(path, true), true, StandardCharsets.UTF_8);
             } catch (IOException e) {
+                out = System.err;
                 System.err.println("jccl: cannot open JCCL_DEBUG_FILE " + path + ": " + e.getMessage());
             }
         }
+        // A log file opened by an earlier configure() is ours to close; stderr never is.
+        if (previous != System.err && previous != out) previous.close();
     }
 
     /** Sets the rank shown in each line once it is known. */

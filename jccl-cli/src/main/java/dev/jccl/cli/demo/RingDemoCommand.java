@@ -3,7 +3,6 @@ package dev.jccl.cli.demo;
 import dev.jccl.bootstrap.Rendezvous;
 import dev.jccl.cli.RankJob;
 import dev.jccl.config.Config;
-import dev.jccl.trace.Log;
 import dev.jccl.util.Sizes;
 import dev.jccl.verbs.Providers;
 import dev.jccl.verbs.VerbsProvider;
@@ -45,7 +44,7 @@ public final class RingDemoCommand implements Callable<Integer> {
                     "--size", size), Map.of(), Sizes.parseDurationNs(timeout));
         }
         Config config = Config.fromEnvironment();
-        Log.configure(config);
+        RankJob.configureLog(config);
         VerbsProvider provider = Providers.require(transport);
         try (Rendezvous rv = Rendezvous.fromEnvironment()) {
             List<RingPass.Step> steps = RingPass.run(rv, provider, config, bytes);

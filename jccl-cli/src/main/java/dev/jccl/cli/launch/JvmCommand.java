@@ -13,9 +13,15 @@ import java.util.stream.Collectors;
  * run an internal subcommand of this same CLI.
  */
 public final class JvmCommand {
-    /** Options every JVM running jccl code gets (native memory access for the FFM-based providers). */
-    public static final List<String> REQUIRED_OPTIONS = List.of("--enable-native-access=ALL-UNNAMED");
+    /** Options every JVM running jccl code gets: native memory access (providers) and the Vector API (kernels). */
+    public static final List<String> REQUIRED_OPTIONS = List.of("--enable-native-access=ALL-UNNAMED",
+            "--add-modules", "jdk.incubator.vector");
     public static final String CLI_MAIN_CLASS = "dev.jccl.cli.Main";
+    /**
+     * What every JVM with the Vector API loaded prints first. Said once per rank it is noise that
+     * buries the job's own first lines, so the launcher and the jccl script drop exactly this line.
+     */
+    public static final String INCUBATOR_WARNING = "WARNING: Using incubator modules: jdk.incubator.vector";
 
     private JvmCommand() {}
 

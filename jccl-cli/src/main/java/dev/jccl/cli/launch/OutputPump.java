@@ -59,6 +59,7 @@ final class OutputPump implements Runnable {
         if (end > 0 && line.charAt(end - 1) == '\r') end--;
         String text = line.substring(0, end);
         line.setLength(0);
+        if (text.equals(JvmCommand.INCUBATOR_WARNING)) return;
         synchronized (sink) {
             sink.print(prefix + text + System.lineSeparator());
             sink.flush();

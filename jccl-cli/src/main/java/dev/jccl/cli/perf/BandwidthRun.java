@@ -20,28 +20,46 @@ final class BandwidthRun {
         double averageBps() {
             return elapsedNs == 0 ? 0 : bytes * 1e9 / elapsedNs;
         }
+
+        /** Messages per second; for 0-byte messages the only rate there is. */
+        double messagesPerSecond() {
+            return elapsedNs == 0 ? 0 : messages * 1e9 / elapsedNs;
+        }
     }
 
     private BandwidthRun() {}
 
-    /** Posts the receives a SEND test needs before the peer starts sending; returns how many. */
-    static int preRecv(PerfEndpoint ep, long size, long recvTarget, int rxDepth) {
-        int posted = 0;
+    /**
+     * How many receives each queue pair must post over a SEND test of {@code recvTarget} messages:
+     * message k travels on queue pair k % qps, so each one gets its own share, never a global count
+     * (reposting from a global count lets one queue pair take another's receives, and the starved
+     * one's SENDs then fail with RNR).
+     */
+    static long[] recvShares(long recvTarget, int qps) {
+        long[] shares = new long[qps];
+        for (int q = 0; q < qps; q++) shares[q] = recvTarget / qps + (q < recvTarget % qps ? 1 : 0);
+        return shares;
+    }
+
+    /**
+     * Posts the receives a SEND test needs before the peer starts sending: up to {@code rxDepth} per
+     * queue pair, taken from {@code toPost} (that queue pair's receives still to post).
+     */
+    static void preRecv(PerfEndpoint ep, long size, long[] toPost, int rxDepth) {
         for (int q = 0; q < ep.qps.length; q++) {
-            for (int i = 0; i < rxDepth && posted < recvTarget; i++) {
+            for (int i = 0; i < rxDepth && toPost[q] > 0; i++) {
                 if (!ep.qps[q].postRecv(new RecvWr(q, ep.mr.sge(0, size)))) break;
-                posted++;
+                toPost[q]--;
             }
         }
-        return posted;
     }
 
     /**
      * @param sendTarget messages this side sends (0 on the passive side)
      * @param recvTarget SEND messages this side must receive (0 unless SEND test and passive or -b)
-     * @param recvPosted receives already posted by {@link #preRecv}
+     * @param toPost     receives each queue pair still has to post, after {@link #preRecv}; consumed here
      */
-    static Result run(PerfEndpoint ep, Opcode opcode, long size, long sendTarget, long recvTarget, long recvPosted,
+    static Result run(PerfEndpoint ep, Opcode opcode, long size, long sendTarget, long recvTarget, long[] toPost,
                       int txDepth) {
         WorkCompletion[] wcs = WorkCompletion.array(64);
         Sge local = ep.mr.sge(0, size);
@@ -71,10 +89,8 @@ final class BandwidthRun {
                 if (wcs[i].opcode() == WcOpcode.RECV) {
                     received++;
                     if (sendTarget == 0) doneAt[(int) received - 1] = now;
-                    if (recvPosted < recvTarget) {
-                        int q = ep.qpIndex(wcs[i].qpn());
-                        if (ep.qps[q].postRecv(new RecvWr(q, ep.mr.sge(0, size)))) recvPosted++;
-                    }
+                    int q = ep.qpIndex(wcs[i].qpn());
+                    if (toPost[q] > 0 && ep.qps[q].postRecv(new RecvWr(q, ep.mr.sge(0, size)))) toPost[q]--;
                 } else {
                     doneAt[(int) sent] = now;
                     sent++;

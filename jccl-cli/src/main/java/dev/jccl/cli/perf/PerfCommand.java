@@ -4,7 +4,6 @@ import dev.jccl.bootstrap.Rendezvous;
 import dev.jccl.cli.RankJob;
 import dev.jccl.config.Config;
 import dev.jccl.config.Knobs;
-import dev.jccl.trace.Log;
 import dev.jccl.util.Sizes;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -69,7 +68,7 @@ public final class PerfCommand implements Callable<Integer> {
             return RankJob.launch(2, args, env, Sizes.parseDurationNs(timeout));
         }
         Config config = Config.fromEnvironment();
-        Log.configure(config);
+        RankJob.configureLog(config);
         try (Rendezvous rv = Rendezvous.fromEnvironment()) {
             int rank = rv.environment().rank();
             if (rv.environment().worldSize() != 2) {

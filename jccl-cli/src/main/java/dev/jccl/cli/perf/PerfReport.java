@@ -29,9 +29,9 @@ final class PerfReport {
         }
     }
 
-    static void bandwidthRow(PrintStream out, long size, long iters, double peakBps, double avgBps) {
-        double mpps = size == 0 ? 0 : avgBps / size / 1e6;
-        out.printf(Locale.ROOT, " %-10d %-13d %-18.2f %-20.2f %.6f%n", size, iters, peakBps / 1e6, avgBps / 1e6, mpps);
+    static void bandwidthRow(PrintStream out, long size, long iters, double peakBps, double avgBps, double messagesPerSecond) {
+        out.printf(Locale.ROOT, " %-10d %-13d %-18.2f %-20.2f %.6f%n", size, iters, peakBps / 1e6, avgBps / 1e6,
+                messagesPerSecond / 1e6);
     }
 
     static void latencyRow(PrintStream out, long size, long iters, Histogram h) {

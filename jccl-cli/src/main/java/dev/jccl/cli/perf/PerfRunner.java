@@ -54,18 +54,20 @@ public final class PerfRunner {
         long recvTarget = receivesSends ? iters : 0;
         ex.barrier("bw/" + size);
         warmUp(o, ep, size, driver, ex, depth);
-        int preposted = receivesSends ? BandwidthRun.preRecv(ep, size, recvTarget, depth) : 0;
+        long[] toPost = BandwidthRun.recvShares(recvTarget, ep.qps.length);
+        BandwidthRun.preRecv(ep, size, toPost, depth);
         ex.barrier("bw-go/" + size);
-        BandwidthRun.Result mine = BandwidthRun.run(ep, o.test().opcode, size, sends ? iters : 0, recvTarget,
-                preposted, o.txDepth());
+        BandwidthRun.Result mine = BandwidthRun.run(ep, o.test().opcode, size, sends ? iters : 0, recvTarget, toPost,
+                o.txDepth());
         // Exchange what each side measured so rank 0 can print both directions of a -b run.
-        byte[] theirs = ex.swap("bw-result/" + size,
-                ByteBuffer.allocate(16).putDouble(mine.averageBps()).putDouble(mine.peakBps()).array());
+        byte[] theirs = ex.swap("bw-result/" + size, ByteBuffer.allocate(24).putDouble(mine.averageBps())
+                .putDouble(mine.peakBps()).putDouble(mine.messagesPerSecond()).array());
         if (driver) {
             ByteBuffer b = ByteBuffer.wrap(theirs);
             double avg = mine.averageBps() + (o.bidirectional() ? b.getDouble() : 0);
             double peak = mine.peakBps() + (o.bidirectional() ? b.getDouble() : 0);
-            PerfReport.bandwidthRow(out, size, iters, peak, avg);
+            double rate = mine.messagesPerSecond() + (o.bidirectional() ? b.getDouble() : 0);
+            PerfReport.bandwidthRow(out, size, iters, peak, avg, rate);
         }
     }
 
@@ -74,9 +76,10 @@ public final class PerfRunner {
         long n = Math.min(16, o.iterationsFor(size));
         boolean receivesSends = o.test().opcode == Opcode.SEND && (!driver || o.bidirectional());
         long recv = receivesSends ? n : 0;
-        int pre = receivesSends ? BandwidthRun.preRecv(ep, size, recv, depth) : 0;
+        long[] toPost = BandwidthRun.recvShares(recv, ep.qps.length);
+        BandwidthRun.preRecv(ep, size, toPost, depth);
         ex.barrier("warm/" + size);
-        BandwidthRun.run(ep, o.test().opcode, size, driver || o.bidirectional() ? n : 0, recv, pre, o.txDepth());
+        BandwidthRun.run(ep, o.test().opcode, size, driver || o.bidirectional() ? n : 0, recv, toPost, o.txDepth());
         ex.barrier("warm-done/" + size);
     }
 
