@@ -1,0 +1,75 @@
+package dev.jccl.exec;
+
+import dev.jccl.verbs.WcStatus;
+
+/**
+ * Why running a schedule stopped. The runtime above turns these into the public exception tree,
+ * adding the operation, its sequence number and what the other ranks report.
+ */
+public abstract sealed class ExecFailure extends RuntimeException permits ExecFailure.Mismatch, ExecFailure.LinkLost {
+    private final int peer;
+    private final int channel;
+
+    ExecFailure(String message, int peer, int channel) {
+        super(message);
+        this.peer = peer;
+        this.channel = channel;
+    }
+
+    /** The rank at the other end of the link where it happened. */
+    public int peer() {
+        return peer;
+    }
+
+    public int channel() {
+        return channel;
+    }
+
+    /**
+     * A chunk from {@code peer} carried another operation's fingerprint, or another length, than the
+     * operation this rank expected it for: the two ranks called different collectives.
+     */
+    public static final class Mismatch extends ExecFailure {
+        private final int expectedFingerprint;
+        private final int receivedFingerprint;
+
+        Mismatch(int peer, int channel, int expectedFingerprint, int receivedFingerprint, long expectedBytes, long receivedBytes) {
+            super(String.format("chunk from rank %d on channel %d carries fingerprint 0x%08x and %d bytes; expected 0x%08x and %d bytes",
+                    peer, channel, receivedFingerprint, receivedBytes, expectedFingerprint, expectedBytes), peer, channel);
+            this.expectedFingerprint = expectedFingerprint;
+            this.receivedFingerprint = receivedFingerprint;
+        }
+
+        public int expectedFingerprint() {
+            return expectedFingerprint;
+        }
+
+        public int receivedFingerprint() {
+            return receivedFingerprint;
+        }
+    }
+
+    /**
+     * The queue pair to {@code peer} went to ERR. With a flush or retry status the peer died,
+     * closed or aborted; another status (or none: a broken protocol) is a transport error.
+     */
+    public static final class LinkLost extends ExecFailure {
+        private final WcStatus status;
+
+        LinkLost(int peer, int channel, WcStatus status, String detail) {
+            super("link to rank " + peer + " (channel " + channel + ") failed: " + (status == null ? "" : status + " ")
+                    + (detail == null || detail.isEmpty() ? "" : "(" + detail + ")"), peer, channel);
+            this.status = status;
+        }
+
+        /** The completion status that reported it; null when this side found the protocol broken. */
+        public WcStatus status() {
+            return status;
+        }
+
+        /** Whether the peer is gone (flushed, unreachable), as opposed to a transport or protocol error. */
+        public boolean peerGone() {
+            return status == WcStatus.WR_FLUSH_ERR || status == WcStatus.RETRY_EXC || status == WcStatus.RNR_RETRY_EXC;
+        }
+    }
+}
