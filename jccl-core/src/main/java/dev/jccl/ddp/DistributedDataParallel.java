@@ -1,5 +1,6 @@
 package dev.jccl.ddp;
 
+import dev.jccl.Communicator;
 import dev.jccl.DataType;
 import dev.jccl.trace.Timeline;
 
@@ -74,6 +75,11 @@ public final class DistributedDataParallel implements AutoCloseable {
 
     public static DdpOptions builder(GradientCollectives collectives) {
         return new DdpOptions(collectives);
+    }
+
+    /** Data parallelism over every rank of {@code communicator}. */
+    public static DdpOptions builder(Communicator communicator) {
+        return new DdpOptions(new CommunicatorCollectives(communicator));
     }
 
     public BucketPlan bucketPlan() {

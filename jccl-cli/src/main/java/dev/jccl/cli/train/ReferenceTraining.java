@@ -1,0 +1,40 @@
+package dev.jccl.cli.train;
+
+import dev.jccl.trace.Timeline;
+
+/**
+ * The same training in one process on the whole global batch at once: what data parallelism must
+ * reproduce up to float rounding. Clipping uses the norm of the full-batch gradient.
+ */
+public final class ReferenceTraining {
+    private ReferenceTraining() {}
+
+    /** Trains from the same initial parameters for {@code settings.steps()} steps; returns the final parameters. */
+    public static float[] run(ModelSpec spec, TrainSettings settings) {
+        int global = settings.globalBatch();
+        Mlp model = spec.model(global);
+        BlobMixture data = spec.data();
+        Sgd sgd = new Sgd(model.parameterCount(), spec.lr(), spec.momentum());
+        float[] x = new float[global * model.inputs()];
+        int[] y = new int[global];
+        for (int step = 0; step < settings.steps(); step++) {
+            data.fill(settings.firstSample(step, 0, 0), global, x, y);
+            model.forward(x, y, global, Timeline.DISABLED);
+            model.backward(y, global, 1f, name -> { }, Timeline.DISABLED);
+            if (settings.clipNorm() > 0) clip(model.grads(), settings.clipNorm());
+            sgd.step(model.params(), model.grads(), 0, model.parameterCount());
+            model.zeroGrad();
+        }
+        return model.params().clone();
+    }
+
+    static void clip(float[] g, double maxNorm) {
+        double s = 0;
+        for (float v : g) s += (double) v * v;
+        double norm = Math.sqrt(s);
+        if (norm > maxNorm) {
+            float coef = (float) (maxNorm / (norm + 1e-6));
+            for (int i = 0; i < g.length; i++) g[i] *= coef;
+        }
+    }
+}
