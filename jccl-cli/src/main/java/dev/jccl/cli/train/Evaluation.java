@@ -4,6 +4,8 @@ import dev.jccl.trace.Timeline;
 
 /** Loss and accuracy of a model on a fixed held-out set drawn from the same distribution. */
 public record Evaluation(float loss, double accuracy) {
+    /** Size of the held-out set the demo evaluates on. */
+    static final int SAMPLES = 1024;
     /** Rows evaluated per forward call. */
     static final int CHUNK = 256;
 

@@ -8,7 +8,7 @@ package dev.jccl.cli.train;
  */
 public record ModelSpec(int[] widths, long seed, float lr, float momentum) {
     public static ModelSpec demo() {
-        return new ModelSpec(new int[] {32, 512, 1024, 512, 8}, 42L, 0.05f, 0.9f);
+        return new ModelSpec(new int[] {32, 512, 1024, 512, 8}, 42L, 0.02f, 0.9f);
     }
 
     public BlobMixture data() {

@@ -11,21 +11,29 @@ public final class ReferenceTraining {
 
     /** Trains from the same initial parameters for {@code settings.steps()} steps; returns the final parameters. */
     public static float[] run(ModelSpec spec, TrainSettings settings) {
+        return run(spec, settings, new int[] {settings.steps()}).getLast();
+    }
+
+    /** Trains up to the largest of {@code afterSteps}; returns the parameters after each of those step counts. */
+    public static java.util.List<float[]> run(ModelSpec spec, TrainSettings settings, int[] afterSteps) {
+        java.util.List<float[]> snapshots = new java.util.ArrayList<>();
+        int last = java.util.Arrays.stream(afterSteps).max().orElse(0);
         int global = settings.globalBatch();
         Mlp model = spec.model(global);
         BlobMixture data = spec.data();
         Sgd sgd = new Sgd(model.parameterCount(), spec.lr(), spec.momentum());
         float[] x = new float[global * model.inputs()];
         int[] y = new int[global];
-        for (int step = 0; step < settings.steps(); step++) {
+        for (int step = 0; step < last; step++) {
             data.fill(settings.firstSample(step, 0, 0), global, x, y);
             model.forward(x, y, global, Timeline.DISABLED);
             model.backward(y, global, 1f, name -> { }, Timeline.DISABLED);
             if (settings.clipNorm() > 0) clip(model.grads(), settings.clipNorm());
             sgd.step(model.params(), model.grads(), 0, model.parameterCount());
             model.zeroGrad();
+            for (int k : afterSteps) if (k == step + 1) snapshots.add(model.params().clone());
         }
-        return model.params().clone();
+        return snapshots;
     }
 
     static void clip(float[] g, double maxNorm) {
