@@ -55,6 +55,8 @@ public final class DistributedDataParallel implements AutoCloseable {
     /** 1 / (ranks x micro-steps x loss scale) of the step being synchronized: averaging and unscaling in one multiply. */
     private float stepAverage;
     private int nextLaunch;
+    /** Time this step's gradReady calls spent waiting for buckets (sharded: before the last bucket leaves). */
+    private long backwardWaitNs;
     private RuntimeException broken;
 
     DistributedDataParallel(DdpOptions o) {
@@ -131,7 +133,7 @@ public final class DistributedDataParallel implements AutoCloseable {
         boolean overflow = flags.overflowReduced() || nonFinite;
         boolean skipped = scaler != null && scaler.update(overflow);
         if (overflow) timeline.instant("optimizer", skipped ? "skipped: overflow" : "overflow", "loss scale " + scale);
-        CommTiming timing = StepTiming.of(buckets, finishNs, waitEndNs, timeline);
+        CommTiming timing = StepTiming.of(buckets, finishNs, waitEndNs, backwardWaitNs, timeline);
         int covered = microSteps + 1;
         flags.endStep(!skipped);
         resetStep();
@@ -232,7 +234,7 @@ public final class DistributedDataParallel implements AutoCloseable {
     private void launchInOrder() {
         while (nextLaunch < buckets.length && buckets[nextLaunch].full()) {
             BucketState b = buckets[nextLaunch++];
-            if (b.plan == plan.last()) flags.writeTail(buckets, owned, b, stepAverage);
+            if (b.plan == plan.last()) backwardWaitNs += flags.writeTail(buckets, owned, b, stepAverage);
             DataType type = b.plan.type();
             b.launchNs = Timeline.nowNs();
             b.pending = b.plan.scattered() ? coll.reduceScatterSum(b.buffer, b.shard, type) : coll.allReduceSum(b.buffer, type);
@@ -244,6 +246,7 @@ public final class DistributedDataParallel implements AutoCloseable {
         for (BucketState b : buckets) b.reset();
         nextLaunch = 0;
         microSteps = 0;
+        backwardWaitNs = 0;
     }
 
     private void checkUsable() {

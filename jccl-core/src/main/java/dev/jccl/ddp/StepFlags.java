@@ -1,6 +1,7 @@
 package dev.jccl.ddp;
 
 import dev.jccl.DataType;
+import dev.jccl.trace.Timeline;
 
 import java.util.List;
 
@@ -30,15 +31,19 @@ final class StepFlags {
     /**
      * Fills the tail of {@code last} just before it leaves. Sharded, this first waits for every
      * scattered bucket and averages this rank's shards of them, since their sum of squares goes in.
+     * Returns the nanoseconds spent waiting.
      */
-    void writeTail(BucketState[] buckets, List<Ownership.Piece> owned, BucketState last, float average) {
+    long writeTail(BucketState[] buckets, List<Ownership.Piece> owned, BucketState last, float average) {
+        long waitedNs = 0;
         boolean nonFinite = false;
         for (BucketState b : buckets) nonFinite |= b.localNonFinite;
         double sumSq = 0;
         for (Ownership.Piece p : owned) {
             BucketState b = buckets[p.bucket()];
             if (!b.plan.scattered()) continue;
+            long t0 = Timeline.nowNs();
             b.await();
+            waitedNs += Timeline.nowNs() - t0;
             nonFinite |= GradientCodec.unpack(b.shard, p.resultElem(), b.plan.type(), p.param().grad(), p.from(), p.elements(), average);
             sumSq += GradientCodec.sumSquares(p.param().grad(), p.from(), p.elements());
         }
@@ -48,6 +53,7 @@ final class StepFlags {
         if (last.plan.tailElems() > BucketPlan.TAIL_SUM_SQUARES) {
             GradientCodec.write(last.buffer, tail + BucketPlan.TAIL_SUM_SQUARES, type, (float) sumSq);
         }
+        return waitedNs;
     }
 
     /** Averages the all-reduced buckets into the gradients and reads the reduced tail. */

@@ -13,8 +13,9 @@ final class StepTiming {
     /**
      * @param finishNs  when finish() was called: backward had ended
      * @param waitEndNs when the last bucket was seen complete
+     * @param backwardWaitNs time gradReady spent blocked on buckets during backward: exposed too
      */
-    static CommTiming of(BucketState[] buckets, long finishNs, long waitEndNs, Timeline timeline) {
+    static CommTiming of(BucketState[] buckets, long finishNs, long waitEndNs, long backwardWaitNs, Timeline timeline) {
         BucketState[] byLaunch = buckets.clone();
         Arrays.sort(byLaunch, Comparator.comparingLong(b -> b.launchNs));
         long busy = 0;
@@ -31,7 +32,7 @@ final class StepTiming {
                         Sizes.formatBytes(b.plan.bytes()) + " " + b.plan.type().ncclName() + ", " + b.plan.slots().size() + " params");
             }
         }
-        long exposed = Math.min(busy, Math.max(0, waitEndNs - finishNs));
-        return new CommTiming(busy, exposed, busy - exposed, bytes, buckets.length);
+        long exposed = Math.min(busy, Math.max(0, waitEndNs - finishNs) + backwardWaitNs);
+        return new CommTiming(busy, exposed, busy - exposed, bytes, buckets.length, backwardWaitNs);
     }
 }

@@ -4,7 +4,7 @@ import dev.jccl.ddp.CommTiming;
 
 /**
  * One optimizer step as one rank saw it. Times are wall-clock nanoseconds on that rank; forward and
- * backward add up all micro-steps.
+ * backward add up all micro-steps; backward leaves out time spent waiting for buckets inside it.
  *
  * @param loss      mean loss over this rank's samples of the step
  * @param gradNorm  global gradient norm before clipping (NaN when not clipping or skipped)
