@@ -83,7 +83,7 @@ public final class RankTrainer implements AutoCloseable {
             if (settings.clipNorm() > 0) norm = ddp.clipGradNorm(settings.clipNorm());
             for (GradRange r : ddp.ownedRanges()) {
                 int off = offsets.get(r.name());
-                sgd.step(model.params(), model.grads(), off + (int) r.fromElem(), off + (int) r.toElem());
+                sgd.step(step, model.params(), model.grads(), off + (int) r.fromElem(), off + (int) r.toElem());
             }
             ddp.syncParameters();
         }

@@ -2,6 +2,10 @@ package dev.jccl.cli.train;
 
 import dev.jccl.trace.Timeline;
 
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
 /**
  * The same training in one process on the whole global batch at once: what data parallelism must
  * reproduce up to float rounding. Clipping uses the norm of the full-batch gradient.
@@ -15,9 +19,9 @@ public final class ReferenceTraining {
     }
 
     /** Trains up to the largest of {@code afterSteps}; returns the parameters after each of those step counts. */
-    public static java.util.List<float[]> run(ModelSpec spec, TrainSettings settings, int[] afterSteps) {
-        java.util.List<float[]> snapshots = new java.util.ArrayList<>();
-        int last = java.util.Arrays.stream(afterSteps).max().orElse(0);
+    public static List<float[]> run(ModelSpec spec, TrainSettings settings, int[] afterSteps) {
+        List<float[]> snapshots = new ArrayList<>();
+        int last = Arrays.stream(afterSteps).max().orElse(0);
         int global = settings.globalBatch();
         Mlp model = spec.model(global);
         BlobMixture data = spec.data();
@@ -29,7 +33,7 @@ public final class ReferenceTraining {
             model.forward(x, y, global, Timeline.DISABLED);
             model.backward(y, global, 1f, name -> { }, Timeline.DISABLED);
             if (settings.clipNorm() > 0) clip(model.grads(), settings.clipNorm());
-            sgd.step(model.params(), model.grads(), 0, model.parameterCount());
+            sgd.step(step, model.params(), model.grads(), 0, model.parameterCount());
             model.zeroGrad();
             for (int k : afterSteps) if (k == step + 1) snapshots.add(model.params().clone());
         }

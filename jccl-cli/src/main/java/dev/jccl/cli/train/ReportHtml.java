@@ -58,7 +58,11 @@ final class ReportHtml {
         return j.close();
     }
 
-    /** Events of every rank that overlap the median-length timed step, relative to its start on rank 0. */
+    /**
+     * Events of every rank that start within the median-length timed step, relative to its start on
+     * rank 0. Every bucket of a step completes before its optimizer runs, so nothing of a neighbouring
+     * step is lost; of the step track only this step's own spans are kept.
+     */
     static String timeline(List<StepRecord> records, List<TraceEvent> events, int warmup) {
         Json t = new Json();
         List<StepRecord> timed = records.subList(Math.min(warmup, records.size()), records.size());
@@ -75,7 +79,8 @@ final class ReportHtml {
         long to = stepSpans.stream().mapToLong(TraceEvent::endNs).max().orElse(0);
         long origin = stepSpans.stream().filter(e -> e.rank() == 0).mapToLong(TraceEvent::startNs).findFirst().orElse(from);
         Map<String, Integer> rows = new LinkedHashMap<>();
-        List<TraceEvent> inside = events.stream().filter(e -> e.endNs() >= from && e.startNs() <= to)
+        List<TraceEvent> inside = events.stream().filter(e -> e.startNs() >= from && e.startNs() <= to)
+                .filter(e -> !e.track().equals("step") || e.name().equals(stepName))
                 .sorted(Comparator.comparingInt(TraceEvent::rank).thenComparingLong(TraceEvent::startNs)).toList();
         for (TraceEvent e : inside) rows.putIfAbsent("rank " + e.rank() + " · " + e.track(), rows.size());
         StringBuilder ev = new StringBuilder("[");
