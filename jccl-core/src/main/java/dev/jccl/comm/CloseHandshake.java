@@ -8,13 +8,14 @@ import dev.jccl.trace.Subsys;
 import dev.jccl.util.Deadline;
 
 import java.util.List;
-import java.util.function.Supplier;
+import java.util.function.BooleanSupplier;
 
 /**
  * Closing waits until every rank has closed: a rank may still be applying the last chunks a
  * finished rank sent it and must be able to return credits, so no rank tears its links down while
  * a peer may still use them. Counted in the store; the last rank to arrive sets {@code close/done}.
- * The wait is bounded by JCCL_TIMEOUT and gives up early when the communicator fails meanwhile.
+ * The wait is bounded by JCCL_TIMEOUT and gives up early when the communicator fails meanwhile
+ * or a peer is already gone.
  */
 final class CloseHandshake {
     private final Store store;
@@ -31,7 +32,7 @@ final class CloseHandshake {
         this.sliceNs = sliceNs;
     }
 
-    void await(Supplier<Failure> failure) {
+    void await(BooleanSupplier giveUp) {
         try {
             if (store.add("close/count", 1) == size) store.set("close/done", new byte[0]);
             Deadline deadline = Deadline.after(timeoutNs);
@@ -40,7 +41,7 @@ final class CloseHandshake {
                     store.wait(List.of("close/done"), sliceNs);
                     return;
                 } catch (StoreTimeoutException e) {
-                    if (failure.get() != null) return;
+                    if (giveUp.getAsBoolean()) return;
                     if (deadline.expired()) {
                         Log.warn(Subsys.INIT, "rank %d: closing without the other ranks: not all of %d closed within JCCL_TIMEOUT", rank, size);
                         return;

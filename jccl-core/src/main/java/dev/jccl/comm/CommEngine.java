@@ -16,7 +16,6 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -49,18 +48,22 @@ final class CommEngine implements AutoCloseable {
     private final AbortBoard board;
     private final ReduceKernels kernels;
     private final UserMemory memory = new UserMemory();
+    private final IdlePolicy idlePolicy;
     private final ConcurrentLinkedQueue<Operation> queue = new ConcurrentLinkedQueue<>();
     private final ReentrantLock progressLock = new ReentrantLock();
     private final AtomicInteger waitingCallers = new AtomicInteger();
     private volatile Operation current;
     private volatile Failure failure;
     private volatile long lastProgressNs = System.nanoTime();
-    private volatile Thread agent;
+    private volatile ProgressAgent agent;
     private long lastBoardPollNs;
-    private boolean closed;
+    private volatile boolean closed;
+    private boolean released;
+    /** Set while closing: every operation is done and peers may tear their links down. */
+    private volatile boolean draining;
 
     CommEngine(int rank, int size, long timeoutNs, Transports transports, LinkTable links, PlanCache plans, Scratch scratch,
-               FlightRecorder recorder, AbortBoard board, ReduceKernels kernels) {
+               FlightRecorder recorder, AbortBoard board, ReduceKernels kernels, IdlePolicy idlePolicy) {
         this.rank = rank;
         this.size = size;
         this.timeoutNs = timeoutNs;
@@ -73,21 +76,24 @@ final class CommEngine implements AutoCloseable {
         this.recorder = recorder;
         this.board = board;
         this.kernels = kernels;
+        this.idlePolicy = idlePolicy;
     }
 
     int rank() { return rank; }
     Failure failure() { return failure; }
+    IdlePolicy idlePolicy() { return idlePolicy; }
+    String providerFor(int peer) { return transports.choose(peer); }
     FlightRecorder recorder() { return recorder; }
     boolean hasWork() { return current != null || !queue.isEmpty(); }
     boolean callersWaiting() { return waitingCallers.get() > 0; }
     void callerWaiting(int delta) { waitingCallers.addAndGet(delta); }
-    void agentThread(Thread t) { agent = t; }
+    void agent(ProgressAgent a) { agent = a; }
 
     void submit(Operation op) {
         lastProgressNs = System.nanoTime();
         queue.add(op);
-        Thread a = agent;
-        if (a != null) LockSupport.unpark(a);
+        ProgressAgent a = agent;
+        if (a != null) a.kick();
     }
 
     /** Runs {@link #doWork()} if no other thread is; returns the work done. */
@@ -110,6 +116,19 @@ final class CommEngine implements AutoCloseable {
         return op == null ? "no operation is running" : "running " + op.desc.describe() + " (seq " + op.desc.opSeq() + ")";
     }
 
+    /**
+     * From now on every operation of this rank has completed and the ranks are closing: a peer
+     * that closes its links is no failure, so this rank stops looking at them.
+     */
+    void drain() {
+        draining = true;
+    }
+
+    /** Whether closing need not wait for the other ranks: a failure, or a peer already gone. */
+    boolean nothingToWaitFor() {
+        return failure != null || closed;
+    }
+
     /** One progress pass; see the class comment. Caller holds the progress lock. */
     int doWork() {
         if (closed) return 0;
@@ -126,11 +145,16 @@ final class CommEngine implements AutoCloseable {
                     work++;
                 }
             }
-            work += links.flushCredits();
+            if (work == 0) work += links.flushCredits();
             long now = System.nanoTime();
             if (work > 0) lastProgressNs = now;
             else watch(now);
         } catch (Throwable t) {
+            if (draining && current == null && queue.isEmpty()) {
+                closed = true; // a peer closed first; nothing of ours needs the links any more
+                Log.info(Subsys.COLL, "rank %d: closing: %s", rank, t.getMessage());
+                return 0;
+            }
             onFailure(t);
             work++;
         }
@@ -278,7 +302,8 @@ final class CommEngine implements AutoCloseable {
     public void close() {
         progressLock.lock();
         try {
-            if (closed) return;
+            if (released) return;
+            released = true;
             closed = true;
             links.close();
             transports.close();

@@ -67,6 +67,12 @@ final class CommunicatorImpl implements Communicator {
 
     Calls calls() { return calls; }
 
+    /** The provider that carries traffic to {@code peer} (for diagnostics and tests). */
+    String providerFor(int peer) { return engine.providerFor(peer); }
+
+    /** This rank's flight recorder (for diagnostics and tests). */
+    FlightRecorder recorder() { return engine.recorder(); }
+
     @Override public int rank() { return who.rank(); }
     @Override public int size() { return who.size(); }
     @Override public int localRank() { return who.localRank(); }
@@ -199,7 +205,10 @@ final class CommunicatorImpl implements Communicator {
                 // already reported to whoever awaits it; close frees everything regardless
             }
         }
-        if (engine.failure() == null) closing.await(engine::failure);
+        if (engine.failure() == null) {
+            engine.drain();
+            closing.await(engine::nothingToWaitFor);
+        }
         shutdown();
     }
 

@@ -63,6 +63,7 @@ final class LinkTable implements OpRun.LinkSource, AutoCloseable {
 
     /** Connects every link the programs need that does not exist yet. */
     void ensure(ChannelProgram[] programs, AbortCheck abort) {
+        if (connected(programs)) return;
         List<Link> fresh = new ArrayList<>();
         try {
             for (ChannelProgram p : programs) {
@@ -93,6 +94,13 @@ final class LinkTable implements OpRun.LinkSource, AutoCloseable {
         }
     }
 
+    private boolean connected(ChannelProgram[] programs) {
+        for (ChannelProgram p : programs) {
+            for (int peer : p.peers()) if (!byKey.containsKey(key(peer, p.channel()))) return false;
+        }
+        return true;
+    }
+
     private interface Fetch<T> {
         T get();
     }
@@ -118,9 +126,10 @@ final class LinkTable implements OpRun.LinkSource, AutoCloseable {
         return n;
     }
 
+    /** Returns every freed slot to its peer (called when this rank has nothing else to do). */
     int flushCredits() {
         int n = 0;
-        for (int i = 0; i < all.size(); i++) n += all.get(i).flushCredits();
+        for (int i = 0; i < all.size(); i++) n += all.get(i).flushCredits(true);
         return n;
     }
 

@@ -43,6 +43,7 @@ public final class ChannelProgram {
     final int[][] waitStart;
     final int[][] waitOp;
     final int[][] waitNeed;
+    private final int[] peers;
 
     private ChannelProgram(int channel, long chunkElems, long scratchElems, List<Op> list, ChunkHazards hazards) {
         this.channel = channel;
@@ -77,6 +78,7 @@ public final class ChannelProgram {
             }
             compileWaits(k, hazards);
         }
+        peers = java.util.Arrays.stream(peer).filter(x -> x >= 0).distinct().sorted().toArray();
     }
 
     private void compileWaits(int k, ChunkHazards hazards) {
@@ -136,9 +138,9 @@ public final class ChannelProgram {
         return scratchElems;
     }
 
-    /** Ranks this channel sends to or receives from; each needs a link on this channel. */
+    /** Ranks this channel sends to or receives from; each needs a link on this channel. Do not modify. */
     public int[] peers() {
-        return java.util.Arrays.stream(peer).filter(p -> p >= 0).distinct().sorted().toArray();
+        return peers;
     }
 
     /** Whether op {@code k} sends from {@code buffer} (so that buffer must be registered for the link's domain). */

@@ -127,6 +127,8 @@ final class ChannelRun implements Link.SendListener {
                 MemorySegment.copy(link.slots(), link.arrivalOffset(), dst, dstOff, bytes);
             }
             link.consumed();
+            // Return slots once half the FIFO is held, so a streaming peer never waits for them.
+            link.flushCredits(false);
             done[k]++;
             n++;
         }

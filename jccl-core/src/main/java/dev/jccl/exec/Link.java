@@ -224,9 +224,15 @@ public final class Link implements AutoCloseable {
         creditsToReturn++;
     }
 
-    /** Returns freed slots to the peer in one message; returns 1 if it posted one. */
-    public int flushCredits() {
-        if (creditsToReturn == 0 || (int) (sent - sendsCompleted) + creditsInFlight >= sendDepth) return 0;
+    /**
+     * Returns freed slots to the peer in one message; returns 1 if it posted one. Unless
+     * {@code force}d, only when half the FIFO waits to be returned: below that the peer still has
+     * half its credits, so the message can wait for a moment when this thread has nothing better
+     * to do, off the critical path of small operations.
+     */
+    public int flushCredits(boolean force) {
+        if (creditsToReturn == 0 || (!force && 2 * creditsToReturn < fifo.slotCount())) return 0;
+        if ((int) (sent - sendsCompleted) + creditsInFlight >= sendDepth) return 0;
         checkUsable();
         if (!qp.postSend(creditWrs[creditsToReturn - 1])) return 0;
         creditsInFlight++;

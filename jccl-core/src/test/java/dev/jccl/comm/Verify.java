@@ -132,6 +132,37 @@ final class Verify {
         check("recv from " + prev + " " + t + " count " + count, got, in[prev], bytes);
     }
 
+    /**
+     * allReduce SUM of random floats, whose sum depends on the order of additions: every rank must
+     * hold the same bits (kept for the cross-rank check), and every element must lie within
+     * n · 2^-23 · Σ|x| of the exact (double) sum, a bound on n-1 float additions in any order.
+     */
+    void randomFloatAllReduce(long count, boolean inPlace) {
+        salt++;
+        MemorySegment[] in = new MemorySegment[n];
+        for (int r = 0; r < n; r++) in[r] = Data.randomFloats(count, r, salt);
+        MemorySegment out = inPlace ? in[rank] : Data.alloc(4 * count);
+        MemorySegment mine = Data.alloc(4 * count);
+        MemorySegment.copy(in[rank], 0, mine, 0, 4 * count);
+        in[rank] = mine;
+        comm.allReduce(inPlace ? out : mine, out, count, DataType.FLOAT32, ReduceOp.SUM).await();
+        for (long i = 0; i < count; i++) {
+            double exact = 0;
+            double abs = 0;
+            for (int r = 0; r < n; r++) {
+                float x = in[r].getAtIndex(java.lang.foreign.ValueLayout.JAVA_FLOAT, i);
+                exact += x;
+                abs += Math.abs(x);
+            }
+            float got = out.getAtIndex(java.lang.foreign.ValueLayout.JAVA_FLOAT, i);
+            if (Math.abs(got - exact) > n * Math.scalb(abs, -23)) {
+                errors.add("rank " + rank + " random allReduce count " + count + ": element " + i + " is " + got + ", exact " + exact);
+                break;
+            }
+        }
+        shared.add(Data.crc(out, 4 * count));
+    }
+
     /** Every collective in and out of place at {@code count}, on exact data of {@code t}. */
     void everyCollective(DataType t, ReduceOp op, long count) {
         for (boolean inPlace : new boolean[] {false, true}) {

@@ -62,11 +62,14 @@ final class ShmSendQueue {
                 qp.flushNow(wr);
                 return true;
             }
-        }
-        if (count > 0) {
-            if (count == depth) return false;
-            enqueue(wr, 0);
-            return true;
+            if (count > 0) {
+                if (count == depth) return false;
+                enqueue(wr, 0);
+                return true;
+            }
+            // The waiting requests just ran and resolved their own sges: resolve this one again, so
+            // that localMemory() below is this request's region, not the last one's.
+            offset = sges.resolve(wr.local(), wr.opcode() == Opcode.RDMA_READ);
         }
         long now = System.nanoTime();
         int r = delivery.execute(wr, localMemory(wr), offset, now);

@@ -1,0 +1,47 @@
+package dev.jccl.comm;
+
+import dev.jccl.DataType;
+import dev.jccl.ReduceOp;
+
+import java.lang.foreign.MemorySegment;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Threads-as-ranks allReduce timing, for development: {@code java ... dev.jccl.comm.AllReduceBench
+ * [ranks] [provider] [bytes...]}. Prints time per call and bus bandwidth (2(n-1)/n x bytes / time).
+ * Not a test: no timing is asserted anywhere.
+ */
+public final class AllReduceBench {
+    public static void main(String[] args) throws Exception {
+        int n = args.length > 0 ? Integer.parseInt(args[0]) : 2;
+        String provider = args.length > 1 ? args[1] : "shm";
+        long[] sizes = args.length > 2 ? java.util.Arrays.stream(args, 2, args.length).mapToLong(Long::parseLong).toArray()
+                : new long[] {8, 1 << 10, 64 << 10, 1 << 20, 16 << 20, 64 << 20};
+        List<String> lines = Ranks.run(n, Ranks.knobs("JCCL_TRANSPORT", provider, "JCCL_TIMEOUT", "60s"), comm -> {
+            StringBuilder out = new StringBuilder();
+            for (long bytes : sizes) {
+                long count = bytes / 4;
+                MemorySegment buf = Data.alloc(bytes);
+                int iters = (int) Math.max(5, Math.min(2000, (256L << 20) / Math.max(bytes, 1) ));
+                for (int i = 0; i < Math.max(20, iters / 10); i++) comm.allReduce(buf, count, DataType.FLOAT32, ReduceOp.SUM).await();
+                comm.barrier().await();
+                long[] each = new long[iters];
+                long t0 = System.nanoTime();
+                for (int i = 0; i < iters; i++) {
+                    long s = System.nanoTime();
+                    comm.allReduce(buf, count, DataType.FLOAT32, ReduceOp.SUM).await();
+                    each[i] = System.nanoTime() - s;
+                }
+                double us = (System.nanoTime() - t0) / 1e3 / iters;
+                java.util.Arrays.sort(each);
+                double medUs = each[iters / 2] / 1e3;
+                double busGBs = bytes * 2.0 * (n - 1) / n / (medUs * 1e3);
+                out.append(String.format(Locale.ROOT, "%12d B  mean %10.2f us  p10 %10.2f us  median %10.2f us  busbw(median) %7.2f GB/s%n",
+                        bytes, us, each[iters / 10] / 1e3, medUs, busGBs));
+            }
+            return out.toString();
+        });
+        System.out.print(lines.getFirst());
+    }
+}
