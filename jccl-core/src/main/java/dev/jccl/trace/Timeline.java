@@ -24,6 +24,7 @@ public final class Timeline {
     public static final Timeline DISABLED = new Timeline(-1, false);
 
     private static final long ORIGIN_NANO = System.nanoTime();
+    private static final java.util.concurrent.ConcurrentHashMap<Integer, Timeline> REGISTERED = new java.util.concurrent.ConcurrentHashMap<>();
     private static final long ORIGIN_EPOCH_NS = epochNanos(Instant.now());
 
     private final int rank;
@@ -39,6 +40,16 @@ public final class Timeline {
     public static Timeline forRank(int rank) {
         if (rank < 0) throw new IllegalArgumentException("rank must be >= 0, got " + rank);
         return new Timeline(rank, true);
+    }
+
+    /**
+     * The process-wide recording timeline of {@code rank}, made on first use. Layers that do not share
+     * an object (the training loop and the collective runtime under it) record into the same one by
+     * asking for it by rank when tracing is on (JCCL_TRACE).
+     */
+    public static Timeline registered(int rank) {
+        if (rank < 0) throw new IllegalArgumentException("rank must be >= 0, got " + rank);
+        return REGISTERED.computeIfAbsent(rank, Timeline::forRank);
     }
 
     public boolean enabled() {

@@ -28,6 +28,15 @@ class TimelineTest {
     }
 
     @Test
+    void registeredTimelinesAreOnePerRank() {
+        assertTrue(Timeline.registered(7) == Timeline.registered(7));
+        assertTrue(Timeline.registered(7) != Timeline.registered(8));
+        assertTrue(Timeline.registered(7).enabled());
+        assertEquals(8, Timeline.registered(8).rank());
+        assertThrows(IllegalArgumentException.class, () -> Timeline.registered(-1));
+    }
+
+    @Test
     void spansKeepTheirOrderAndLength() {
         Timeline t = Timeline.forRank(3);
         long a = Timeline.nowNs();

@@ -39,7 +39,8 @@ final class DemoRank {
                 throw new IllegalStateException("launched with " + comm.size() + " ranks but --ranks is " + settings.ranks());
             }
             boolean lead = comm.rank() == 0;
-            Timeline timeline = traceFile.isEmpty() && reportFile == null ? Timeline.DISABLED : Timeline.forRank(comm.rank());
+            // The registered timeline, so spans the collective runtime records for this rank land in it too.
+            Timeline timeline = traceFile.isEmpty() && reportFile == null ? Timeline.DISABLED : Timeline.registered(comm.rank());
             List<StepRecord> records = new ArrayList<>();
             Evaluation before = null;
             Evaluation after = null;
