@@ -100,9 +100,13 @@ public final class DistributedDataParallel implements AutoCloseable {
         if (i == null) throw new IllegalArgumentException("gradReady: no parameter named '" + name + "' is registered");
         if (!syncsThisStep()) return;
         if (ready[i]) throw fail(new IllegalStateException("gradReady(" + name + ") called twice in one step"));
-        markReady(params.get(i));
-        if (overlap) launchInOrder();
-        for (BucketState b : buckets) b.poll();
+        try {
+            markReady(params.get(i));
+            if (overlap) launchInOrder();
+            for (BucketState b : buckets) b.poll();
+        } catch (RuntimeException e) {
+            throw fail(e); // a collective that failed or could not start leaves the step half sent
+        }
     }
 
     /**
@@ -126,8 +130,12 @@ public final class DistributedDataParallel implements AutoCloseable {
             }
             for (String n : missing) markReady(params.get(indexByName.get(n)));
         }
-        launchInOrder();
-        for (BucketState b : buckets) b.await();
+        try {
+            launchInOrder();
+            for (BucketState b : buckets) b.await();
+        } catch (RuntimeException e) {
+            throw fail(e);
+        }
         long waitEndNs = Timeline.nowNs();
         boolean nonFinite = flags.unpackAllReduced(buckets, owned, plan.last(), stepAverage);
         boolean overflow = flags.overflowReduced() || nonFinite;
@@ -253,6 +261,7 @@ public final class DistributedDataParallel implements AutoCloseable {
         if (broken != null) throw new IllegalStateException("unusable after an earlier error: " + broken.getMessage(), broken);
     }
 
+    /** Marks this object unusable: after a failed or half-sent step the ranks' collective streams no longer agree. */
     private RuntimeException fail(RuntimeException e) {
         broken = e;
         return e;

@@ -108,6 +108,52 @@ class DataParallelTrainingTest {
         assertTrue(lossLast < lossFirst, "loss fell from " + lossFirst + " to " + lossLast);
     }
 
+    @Test
+    void theSameRunTwiceEndsWithTheSameBits() {
+        TrainSettings s = settings(4, 1, 0, DataType.BFLOAT16, Sharding.REPLICATED);
+        List<Run> first = train(s, "shm");
+        List<Run> second = train(s, "shm");
+        assertTrue(java.util.Arrays.equals(first.get(0).params(), second.get(0).params()), "run after run");
+        assertAllRanksIdentical(second);
+    }
+
+    /** Rank 1 alone injects an infinity into one gradient: every rank skips that step and halves the loss scale. */
+    @Test
+    void anOverflowOnOneRankSkipsTheStepEverywhere() {
+        List<float[]> outcomes = CommRanks.run(4, "shm", comm -> {
+            try (var arena = java.lang.foreign.Arena.ofConfined()) {
+                var value = arena.allocate(4 * 300, 4);
+                var grad = arena.allocate(4 * 300, 4);
+                try (var ddp = dev.jccl.ddp.DistributedDataParallel.builder(comm)
+                        .param("a", value.asSlice(0, 800), grad.asSlice(0, 800))
+                        .param("b", value.asSlice(800, 400), grad.asSlice(800, 400))
+                        .bucketBytes(256).communicationType(DataType.FLOAT16)
+                        .lossScaling(new dev.jccl.ddp.LossScaler(512f, 2f, 0.5f, 1000)).build()) {
+                    float[] seen = new float[6];
+                    for (int step = 0; step < 2; step++) {
+                        for (long i = 0; i < 300; i++) grad.setAtIndex(java.lang.foreign.ValueLayout.JAVA_FLOAT, i, 0.01f * ddp.lossScale());
+                        if (step == 0 && comm.rank() == 1) grad.setAtIndex(java.lang.foreign.ValueLayout.JAVA_FLOAT, 17, Float.POSITIVE_INFINITY);
+                        ddp.gradReady("b");
+                        ddp.gradReady("a");
+                        var r = ddp.finish();
+                        seen[3 * step] = r.skipped() ? 1 : 0;
+                        seen[3 * step + 1] = ddp.lossScale();
+                        seen[3 * step + 2] = grad.getAtIndex(java.lang.foreign.ValueLayout.JAVA_FLOAT, 5);
+                        ddp.zeroGrad();
+                    }
+                    return seen;
+                }
+            }
+        });
+        for (float[] seen : outcomes) {
+            assertEquals(1f, seen[0], "step 0 skipped on every rank");
+            assertEquals(256f, seen[1], "scale halved on every rank");
+            assertEquals(0f, seen[3], "step 1 went through");
+            assertEquals(256f, seen[4]);
+            assertEquals(0.01f, seen[5], 1e-5f, "averaged and unscaled");
+        }
+    }
+
     /** Asserted from recorded events, not timings: bucket 0 is launched while backward of an earlier layer still runs. */
     @Test
     void theFirstBucketsAllreduceStartsBeforeBackwardEnds() {
