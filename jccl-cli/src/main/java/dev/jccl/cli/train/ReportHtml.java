@@ -54,14 +54,15 @@ final class ReportHtml {
         j.numbers("computeMs", records.stream().mapToDouble(r -> r.computeNs() / 1e6).toArray(), 3);
         j.numbers("exposedMs", records.stream().mapToDouble(r -> r.comm().exposedNs() / 1e6).toArray(), 3);
         j.numbers("hiddenMs", records.stream().mapToDouble(r -> r.comm().hiddenNs() / 1e6).toArray(), 3);
+        j.numbers("warmup", new double[] {s.warmupSteps()}, 0);
         j.raw("timeline", timeline(records, events, s.warmupSteps()));
         return j.close();
     }
 
     /**
-     * Events of every rank that start within the median-length timed step, relative to its start on
-     * rank 0. Every bucket of a step completes before its optimizer runs, so nothing of a neighbouring
-     * step is lost; of the step track only this step's own spans are kept.
+     * Events of every rank that start within that rank's span of the median-length timed step,
+     * relative to the step's start on rank 0. Every bucket of a step completes before its optimizer
+     * runs, so nothing of the step is lost and nothing of a neighbouring step slips in.
      */
     static String timeline(List<StepRecord> records, List<TraceEvent> events, int warmup) {
         Json t = new Json();
@@ -74,14 +75,18 @@ final class ReportHtml {
         }
         StepRecord median = timed.stream().sorted(Comparator.comparingLong(StepRecord::stepNs)).toList().get(timed.size() / 2);
         String stepName = "step " + median.step();
-        List<TraceEvent> stepSpans = events.stream().filter(e -> e.track().equals("step") && e.name().equals(stepName)).toList();
-        long from = stepSpans.stream().mapToLong(TraceEvent::startNs).min().orElse(0);
-        long to = stepSpans.stream().mapToLong(TraceEvent::endNs).max().orElse(0);
-        long origin = stepSpans.stream().filter(e -> e.rank() == 0).mapToLong(TraceEvent::startNs).findFirst().orElse(from);
+        // Each rank's own span of the step bounds its events: ranks drift apart by a few ms, and a
+        // rank that starts the next step early must not lend its spans to this one.
+        Map<Integer, TraceEvent> spanOf = new LinkedHashMap<>();
+        for (TraceEvent e : events) if (e.track().equals("step") && e.name().equals(stepName)) spanOf.put(e.rank(), e);
+        long origin = spanOf.containsKey(0) ? spanOf.get(0).startNs()
+                : spanOf.values().stream().mapToLong(TraceEvent::startNs).min().orElse(0);
         Map<String, Integer> rows = new LinkedHashMap<>();
-        List<TraceEvent> inside = events.stream().filter(e -> e.startNs() >= from && e.startNs() <= to)
-                .filter(e -> !e.track().equals("step") || e.name().equals(stepName))
-                .sorted(Comparator.comparingInt(TraceEvent::rank).thenComparingLong(TraceEvent::startNs)).toList();
+        List<TraceEvent> inside = events.stream().filter(e -> {
+                    TraceEvent span = spanOf.get(e.rank());
+                    return span != null && e.startNs() >= span.startNs() && e.startNs() <= span.endNs()
+                            && (!e.track().equals("step") || e == span);
+                }).sorted(Comparator.comparingInt(TraceEvent::rank).thenComparingLong(TraceEvent::startNs)).toList();
         for (TraceEvent e : inside) rows.putIfAbsent("rank " + e.rank() + " · " + e.track(), rows.size());
         StringBuilder ev = new StringBuilder("[");
         for (TraceEvent e : inside) {

@@ -25,8 +25,8 @@ import java.util.concurrent.Callable;
  */
 @Command(name = "demo", mixinStandardHelpOptions = true, sortOptions = false,
         subcommands = RingDemoCommand.class,
-        description = {"Train an MLP (about 1 M parameters) with data parallelism on local ranks over jccl, on synthetic data,",
-                "and report loss, accuracy, agreement with single-process training, where step time went and the allreduce bandwidth.",
+        description = {"Train an MLP (about 1 M parameters) on synthetic data with data parallelism on local ranks over jccl, and report "
+                + "loss, accuracy, agreement with single-process training, where step time went and the allreduce bandwidth.",
                 "'jccl demo ring' passes registered buffers around a ring instead."})
 public final class TrainDemoCommand implements Callable<Integer> {
     @Option(names = "--ranks", defaultValue = "4", description = "local ranks (default ${DEFAULT-VALUE})")
