@@ -1,14 +1,12 @@
 package dev.jccl.ddp;
 
-import dev.jccl.trace.Timeline;
-
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 
 /**
  * One bucket during a step: its buffers, how many of its gradients have arrived, and its collective in
  * flight. Touched only by the training thread; the collective writes {@link #buffer} and
- * {@link #shard} until its {@link GradientCollectives.Pending} reports done.
+ * {@link #shard} until its {@link Launch} reports done.
  */
 final class BucketState {
     final BucketPlan.Bucket plan;
@@ -24,9 +22,8 @@ final class BucketState {
 
     int ready;
     boolean localNonFinite;
-    GradientCollectives.Pending pending;
-    long launchNs;
-    long doneNs;
+    /** This step's collective; null until the bucket leaves. */
+    Launch launch;
 
     BucketState(BucketPlan.Bucket plan, int worldSize, Arena arena) {
         this.plan = plan;
@@ -42,28 +39,31 @@ final class BucketState {
     }
 
     boolean launched() {
-        return pending != null;
+        return launch != null;
     }
 
-    /** Notes the completion time the first time the collective is seen done. Never blocks. */
+    /** Notes the completion time if the collective is done. Never blocks. */
     void poll() {
-        if (pending != null && doneNs == 0 && pending.isDone()) doneNs = Timeline.nowNs();
+        if (launch != null) launch.poll();
     }
 
     /** Waits for the collective (bounded by the collectives' timeout). */
     void await() {
-        if (pending == null) throw new IllegalStateException("bucket " + plan.index() + " was never launched");
-        if (doneNs == 0) {
-            pending.await();
-            doneNs = Timeline.nowNs();
-        }
+        if (launch == null) throw new IllegalStateException("bucket " + plan.index() + " was never launched");
+        launch.await();
+    }
+
+    long launchNs() {
+        return launch.launchNs;
+    }
+
+    long doneNs() {
+        return launch.doneNs();
     }
 
     void reset() {
         ready = 0;
         localNonFinite = false;
-        pending = null;
-        launchNs = 0;
-        doneNs = 0;
+        launch = null;
     }
 }

@@ -48,6 +48,7 @@ public final class DistributedDataParallel implements AutoCloseable {
     private final boolean overlap;
     private final Timeline timeline;
     private final StepFlags flags = new StepFlags();
+    private final CompletionWatcher watcher;
 
     private int microSteps;
     private int noSyncDepth;
@@ -73,6 +74,7 @@ public final class DistributedDataParallel implements AutoCloseable {
         this.overlap = o.overlap;
         this.timeline = o.timeline;
         ParameterSync.broadcastFromRankZero(coll, buckets, params);
+        this.watcher = new CompletionWatcher("jccl-ddp-watch-" + coll.rank());
     }
 
     public static DdpOptions builder(GradientCollectives collectives) {
@@ -208,7 +210,7 @@ public final class DistributedDataParallel implements AutoCloseable {
     @Override
     public void close() {
         for (BucketState b : buckets) {
-            if (b.launched() && b.doneNs == 0) {
+            if (b.launched()) {
                 try {
                     b.await();
                 } catch (RuntimeException e) {
@@ -217,6 +219,7 @@ public final class DistributedDataParallel implements AutoCloseable {
                 }
             }
         }
+        watcher.close();
         arena.close();
     }
 
@@ -244,8 +247,9 @@ public final class DistributedDataParallel implements AutoCloseable {
             BucketState b = buckets[nextLaunch++];
             if (b.plan == plan.last()) backwardWaitNs += flags.writeTail(buckets, owned, b, stepAverage);
             DataType type = b.plan.type();
-            b.launchNs = Timeline.nowNs();
-            b.pending = b.plan.scattered() ? coll.reduceScatterSum(b.buffer, b.shard, type) : coll.allReduceSum(b.buffer, type);
+            long launchNs = Timeline.nowNs();
+            b.launch = new Launch(b.plan.scattered() ? coll.reduceScatterSum(b.buffer, b.shard, type) : coll.allReduceSum(b.buffer, type), launchNs);
+            watcher.watch(b.launch);
         }
     }
 

@@ -12,23 +12,23 @@ final class StepTiming {
 
     /**
      * @param finishNs  when finish() was called: backward had ended
-     * @param waitEndNs when the last bucket was seen complete
+     * @param waitEndNs when finish() stopped waiting for buckets
      * @param backwardWaitNs time gradReady spent blocked on buckets during backward: exposed too
      */
     static CommTiming of(BucketState[] buckets, long finishNs, long waitEndNs, long backwardWaitNs, Timeline timeline) {
         BucketState[] byLaunch = buckets.clone();
-        Arrays.sort(byLaunch, Comparator.comparingLong(b -> b.launchNs));
+        Arrays.sort(byLaunch, Comparator.comparingLong(BucketState::launchNs));
         long busy = 0;
         long coveredUntil = Long.MIN_VALUE;
         long bytes = 0;
         for (BucketState b : byLaunch) {
-            long start = Math.max(b.launchNs, coveredUntil);
-            if (b.doneNs > start) busy += b.doneNs - start;
-            coveredUntil = Math.max(coveredUntil, b.doneNs);
+            long start = Math.max(b.launchNs(), coveredUntil);
+            if (b.doneNs() > start) busy += b.doneNs() - start;
+            coveredUntil = Math.max(coveredUntil, b.doneNs());
             bytes += b.plan.bytes();
             if (timeline.enabled()) {
                 String op = b.plan.scattered() ? "reduce-scatter" : "allreduce";
-                timeline.complete(op + " bucket " + b.plan.index(), op + " b" + b.plan.index(), b.launchNs, b.doneNs,
+                timeline.complete(op + " bucket " + b.plan.index(), op + " b" + b.plan.index(), b.launchNs(), b.doneNs(),
                         Sizes.formatBytes(b.plan.bytes()) + " " + b.plan.type().ncclName() + ", " + b.plan.slots().size() + " params");
             }
         }
