@@ -1,0 +1,63 @@
+package dev.jccl.comm;
+
+import dev.jccl.bootstrap.Store;
+import dev.jccl.bootstrap.StoreTimeoutException;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * Failure fan-out through the store. The first rank to fail publishes an {@link AbortRecord} with a
+ * compare-and-set, so there is one first failure; every rank that learns of it publishes its
+ * flight recorder and reads the others' (a bounded wait), and builds its report from what all ranks
+ * say. Nothing here runs while operations progress: the store is read only after a failure, and
+ * polled while this rank is idle or stalled.
+ */
+final class AbortBoard {
+    private static final String ABORT = "abort";
+
+    private final Store store;
+    private final int rank;
+    private final int size;
+
+    AbortBoard(Store store, int rank, int size) {
+        this.store = store;
+        this.rank = rank;
+        this.size = size;
+    }
+
+    /** Publishes {@code mine} unless a failure is already published; returns the one that counts. */
+    AbortRecord raise(AbortRecord mine) {
+        byte[] now = store.compareAndSet(ABORT, null, mine.encode());
+        return now == null ? mine : AbortRecord.decode(now);
+    }
+
+    Optional<AbortRecord> poll() {
+        return store.tryGet(ABORT).map(AbortRecord::decode);
+    }
+
+    void publishRecorder(FlightRecorder recorder) {
+        store.set("recorder/" + rank, recorder.encode().getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** Every rank's published recorder, waiting at most {@code waitNs} for all of them. */
+    Map<Integer, List<FlightRecorder.Published>> gatherRecorders(long waitNs) {
+        List<String> keys = new ArrayList<>();
+        for (int r = 0; r < size; r++) keys.add("recorder/" + r);
+        try {
+            store.wait(keys, waitNs);
+        } catch (StoreTimeoutException e) {
+            // Report what the ranks that answered said; the others are named as silent.
+        }
+        Map<Integer, List<FlightRecorder.Published>> out = new TreeMap<>();
+        for (int r = 0; r < size; r++) {
+            Optional<byte[]> v = store.tryGet(keys.get(r));
+            if (v.isPresent()) out.put(r, FlightRecorder.decode(new String(v.get(), StandardCharsets.UTF_8)));
+        }
+        return out;
+    }
+}

@@ -1,0 +1,117 @@
+package dev.jccl.comm;
+
+import dev.jccl.DataType;
+import dev.jccl.ReduceOp;
+
+import java.lang.foreign.MemorySegment;
+
+/**
+ * Checks each kind of call and binds its buffers, following NCCL's in-place conventions: allReduce,
+ * broadcast and reduce are in place when input and output start at the same address;
+ * reduceScatter when the output is block {@code rank} of the input; allGather when the input is
+ * block {@code rank} of the output. Anything else that overlaps is refused.
+ */
+final class Calls {
+    private final int rank;
+    private final int size;
+    private final Thread progress;
+    private final Scratch staging;
+
+    Calls(int rank, int size, Thread progress, Scratch staging) {
+        this.rank = rank;
+        this.size = size;
+        this.progress = progress;
+        this.staging = staging;
+    }
+
+    Bound allReduce(MemorySegment in, MemorySegment out, long count, DataType type, ReduceOp op) {
+        CallChecks c = new CallChecks("allReduce");
+        long bytes = c.bytes(count, type);
+        c.op(op);
+        c.buffer(in, "input", bytes, false, progress);
+        c.buffer(out, "output", bytes, true, progress);
+        boolean inPlace = in.address() == out.address();
+        if (!inPlace) c.disjoint(in, bytes, out, bytes);
+        return Bound.of(in.asSlice(0, bytes), in, out.asSlice(0, bytes), out, inPlace);
+    }
+
+    Bound reduceScatter(MemorySegment in, MemorySegment out, long count, DataType type, ReduceOp op) {
+        CallChecks c = new CallChecks("reduceScatter");
+        long bytes = c.bytes(count, type);
+        long inBytes = c.times(bytes, size);
+        c.op(op);
+        c.buffer(in, "input", inBytes, false, progress);
+        c.buffer(out, "output", bytes, true, progress);
+        boolean inPlace = out.address() == in.address() + rank * bytes;
+        if (!inPlace) c.disjoint(in, inBytes, out, bytes);
+        return Bound.of(in.asSlice(0, inBytes), in, out.asSlice(0, bytes), out, inPlace);
+    }
+
+    Bound allGather(MemorySegment in, MemorySegment out, long count, DataType type) {
+        CallChecks c = new CallChecks("allGather");
+        long bytes = c.bytes(count, type);
+        long outBytes = c.times(bytes, size);
+        c.buffer(in, "input", bytes, false, progress);
+        c.buffer(out, "output", outBytes, true, progress);
+        boolean inPlace = in.address() == out.address() + rank * bytes;
+        if (!inPlace) c.disjoint(in, bytes, out, outBytes);
+        return Bound.of(in.asSlice(0, bytes), in, out.asSlice(0, outBytes), out, inPlace);
+    }
+
+    Bound broadcast(MemorySegment in, MemorySegment out, long count, DataType type, int root) {
+        CallChecks c = new CallChecks("broadcast");
+        long bytes = c.bytes(count, type);
+        c.rank(root, size, "root");
+        c.buffer(out, "output", bytes, true, progress);
+        if (rank != root) return Bound.of(null, null, out.asSlice(0, bytes), out, false);
+        c.buffer(in, "input", bytes, false, progress);
+        boolean inPlace = in.address() == out.address();
+        if (!inPlace) c.disjoint(in, bytes, out, bytes);
+        return Bound.of(in.asSlice(0, bytes), in, out.asSlice(0, bytes), out, inPlace);
+    }
+
+    Bound reduce(MemorySegment in, MemorySegment out, long count, DataType type, ReduceOp op, int root) {
+        CallChecks c = new CallChecks("reduce");
+        long bytes = c.bytes(count, type);
+        c.op(op);
+        c.rank(root, size, "root");
+        c.buffer(in, "input", bytes, false, progress);
+        if (rank != root) return Bound.of(in.asSlice(0, bytes), in, null, null, false);
+        c.buffer(out, "output", bytes, true, progress);
+        boolean inPlace = in.address() == out.address();
+        if (!inPlace) c.disjoint(in, bytes, out, bytes);
+        return Bound.of(in.asSlice(0, bytes), in, out.asSlice(0, bytes), out, inPlace);
+    }
+
+    /** In place (same address) the input is copied aside when the operation starts, since blocks move both ways. */
+    Bound allToAll(MemorySegment in, MemorySegment out, long count, DataType type) {
+        CallChecks c = new CallChecks("allToAll");
+        long total = c.times(c.bytes(count, type), size);
+        c.buffer(in, "input", total, false, progress);
+        c.buffer(out, "output", total, true, progress);
+        MemorySegment outView = out.asSlice(0, total);
+        if (in.address() != out.address()) {
+            c.disjoint(in, total, out, total);
+            return Bound.of(in.asSlice(0, total), in, outView, out, false);
+        }
+        MemorySegment aside = staging.acquire(total);
+        return new Bound(aside.asSlice(0, total), aside, outView, out, false,
+                () -> MemorySegment.copy(outView, 0, aside, 0, total), () -> staging.release(aside));
+    }
+
+    Bound send(MemorySegment buf, long count, DataType type, int peer) {
+        CallChecks c = new CallChecks("send");
+        long bytes = c.bytes(count, type);
+        c.peer(peer, rank, size);
+        c.buffer(buf, "send", bytes, false, progress);
+        return Bound.of(buf.asSlice(0, bytes), buf, null, null, false);
+    }
+
+    Bound recv(MemorySegment buf, long count, DataType type, int peer) {
+        CallChecks c = new CallChecks("recv");
+        long bytes = c.bytes(count, type);
+        c.peer(peer, rank, size);
+        c.buffer(buf, "receive", bytes, true, progress);
+        return Bound.of(null, null, buf.asSlice(0, bytes), buf, false);
+    }
+}

@@ -1,0 +1,87 @@
+package dev.jccl.comm;
+
+import dev.jccl.Communicator;
+import dev.jccl.algo.TunerOverrides;
+import dev.jccl.bootstrap.PeerExchange;
+import dev.jccl.bootstrap.PrefixStore;
+import dev.jccl.bootstrap.Store;
+import dev.jccl.config.Config;
+import dev.jccl.config.Knobs;
+import dev.jccl.exec.FifoDescriptor;
+import dev.jccl.reduce.ReduceKernels;
+import dev.jccl.trace.Log;
+import dev.jccl.trace.Subsys;
+import dev.jccl.util.Sizes;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Makes a communicator: every rank tells every other its host id and usable providers through a
+ * store all-gather, and gets the runtime (engine, progress thread) built around that. The one
+ * entry the public API calls into this package.
+ */
+public final class CommFactory {
+    private static final int RECORDER_ENTRIES = 32;
+
+    private CommFactory() {}
+
+    /**
+     * Blocks until all {@code size} ranks have called it with the same {@code namespace} (at most
+     * JCCL_TIMEOUT).
+     *
+     * @param store     the store every rank shares; keys go under {@code namespace}
+     * @param owned     closed with the communicator (the rendezvous of {@code Jccl.init()}), or null
+     */
+    public static Communicator create(Store store, AutoCloseable owned, int rank, int size, Config config, String namespace) {
+        long timeoutNs = config.get(Knobs.TIMEOUT_NS);
+        long sliceNs = Math.clamp(timeoutNs / 20, 10_000_000L, 250_000_000L);
+        Store ns = new PrefixStore(store, namespace);
+        PeerExchange exchange = new PeerExchange(ns, rank, size, timeoutNs);
+        String hostId = hostId(config);
+        List<String> providers = Transports.allowedHere(config);
+        List<byte[]> hello = exchange.allGather("hello", (hostId + "\n" + String.join(",", providers)).getBytes(StandardCharsets.UTF_8));
+        List<String> hostOf = new ArrayList<>();
+        List<List<String>> providersOf = new ArrayList<>();
+        for (byte[] h : hello) {
+            String[] parts = new String(h, StandardCharsets.UTF_8).split("\n", -1);
+            hostOf.add(parts[0]);
+            providersOf.add(parts.length < 2 || parts[1].isEmpty() ? List.of() : Arrays.asList(parts[1].split(",")));
+        }
+        Membership who = Membership.of(rank, hostOf, providersOf);
+
+        long buffBytes = config.get(Knobs.BUFFSIZE);
+        boolean buffDefault = config.entry(Knobs.BUFFSIZE).source() == Config.Source.DEFAULT;
+        FifoDescriptor fifo = FifoDescriptor.of(buffBytes, config.get(Knobs.CHUNKSIZE));
+        TunerOverrides overrides = TunerOverrides.fromKnobs(config.get(Knobs.ALGO), config.get(Knobs.NCHANNELS),
+                config.get(Knobs.CHUNKSIZE), buffDefault ? 0 : buffBytes);
+        ReduceKernels kernels = ReduceKernels.select(config.get(Knobs.REDUCE_KERNEL));
+        Transports transports = new Transports(config, rank, hostOf, providersOf);
+        LinkTable links = new LinkTable(rank, size, ns, transports, fifo, timeoutNs, sliceNs);
+        PlanCache plans = new PlanCache(rank, who.topology(), overrides, fifo);
+        Scratch scratch = new Scratch();
+        AbortBoard board = new AbortBoard(ns, rank, size);
+        CommEngine engine = new CommEngine(rank, size, timeoutNs, transports, links, plans, scratch,
+                new FlightRecorder(RECORDER_ENTRIES), board, kernels);
+        Log.info(Subsys.INIT, "rank %d/%d (%s): host %s, local rank %d of %d, %s; providers %s; FIFO %d x %s per link; kernels %s",
+                rank, size, namespace, hostId, who.localRank(), who.localSize(), who.topology().describe(), providers,
+                fifo.slotCount(), Sizes.formatBytes(fifo.slotBytes()), kernels.description());
+        CloseHandshake closing = new CloseHandshake(ns, rank, size, timeoutNs, sliceNs);
+        return new CommunicatorImpl(who, engine, scratch, config, store, namespace, exchange, closing, owned, timeoutNs);
+    }
+
+    /** JCCL_HOST_ID, else the host name. */
+    static String hostId(Config config) {
+        String configured = config.get(Knobs.HOST_ID);
+        if (!configured.isBlank()) return configured.trim();
+        try {
+            return InetAddress.getLocalHost().getHostName();
+        } catch (IOException e) {
+            return "localhost";
+        }
+    }
+}

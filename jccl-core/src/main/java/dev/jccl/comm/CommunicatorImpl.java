@@ -1,0 +1,222 @@
+package dev.jccl.comm;
+
+import dev.jccl.ArrayCall;
+import dev.jccl.CommAbortedException;
+import dev.jccl.Communicator;
+import dev.jccl.DataType;
+import dev.jccl.JcclException;
+import dev.jccl.ReduceOp;
+import dev.jccl.Work;
+import dev.jccl.bootstrap.PeerExchange;
+import dev.jccl.bootstrap.Store;
+import dev.jccl.config.Config;
+import dev.jccl.trace.Log;
+import dev.jccl.trace.Subsys;
+
+import java.lang.foreign.MemorySegment;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * The public API over a {@link CommEngine}: checks each call ({@link Calls}), numbers it, records it
+ * in the flight recorder and queues it. Issuing never blocks on other ranks.
+ */
+final class CommunicatorImpl implements Communicator {
+    private final Membership who;
+    private final CommEngine engine;
+    private final ProgressAgent agent;
+    private final Calls calls;
+    private final ArrayStaging arrays;
+    private final Scratch scratch;
+    private final Config config;
+    private final Store rootStore;
+    private final String namespace;
+    private final PeerExchange exchange;
+    private final CloseHandshake closing;
+    private final AutoCloseable owned;
+    private final long timeoutNs;
+    private final Object issueLock = new Object();
+    private final long[] sendSeq;
+    private final long[] recvSeq;
+    private long opSeq;
+    private long collectiveSeq;
+    private int splits;
+    private WorkImpl lastIssued;
+    private volatile boolean closed;
+
+    CommunicatorImpl(Membership who, CommEngine engine, Scratch scratch, Config config, Store rootStore, String namespace,
+                     PeerExchange exchange, CloseHandshake closing, AutoCloseable owned, long timeoutNs) {
+        this.who = who;
+        this.engine = engine;
+        this.scratch = scratch;
+        this.config = config;
+        this.rootStore = rootStore;
+        this.namespace = namespace;
+        this.exchange = exchange;
+        this.closing = closing;
+        this.owned = owned;
+        this.timeoutNs = timeoutNs;
+        this.agent = new ProgressAgent(engine, "jccl-progress-" + namespace.replace('/', '-') + "-r" + who.rank());
+        this.calls = new Calls(who.rank(), who.size(), agent.thread(), scratch);
+        this.arrays = new ArrayStaging(this, scratch, who.size());
+        this.sendSeq = new long[who.size()];
+        this.recvSeq = new long[who.size()];
+    }
+
+    Calls calls() { return calls; }
+
+    @Override public int rank() { return who.rank(); }
+    @Override public int size() { return who.size(); }
+    @Override public int localRank() { return who.localRank(); }
+    @Override public int localSize() { return who.localSize(); }
+
+    @Override
+    public Work allReduce(MemorySegment in, MemorySegment out, long count, DataType type, ReduceOp op) {
+        return issue(OpKind.ALL_REDUCE, count, type, op, 0, calls.allReduce(in, out, count, type, op), null);
+    }
+
+    @Override
+    public Work reduceScatter(MemorySegment in, MemorySegment out, long recvCount, DataType type, ReduceOp op) {
+        return issue(OpKind.REDUCE_SCATTER, recvCount, type, op, 0, calls.reduceScatter(in, out, recvCount, type, op), null);
+    }
+
+    @Override
+    public Work allGather(MemorySegment in, MemorySegment out, long sendCount, DataType type) {
+        return issue(OpKind.ALL_GATHER, sendCount, type, null, 0, calls.allGather(in, out, sendCount, type), null);
+    }
+
+    @Override
+    public Work broadcast(MemorySegment in, MemorySegment out, long count, DataType type, int root) {
+        return issue(OpKind.BROADCAST, count, type, null, root, calls.broadcast(in, out, count, type, root), null);
+    }
+
+    @Override
+    public Work reduce(MemorySegment in, MemorySegment out, long count, DataType type, ReduceOp op, int root) {
+        return issue(OpKind.REDUCE, count, type, op, root, calls.reduce(in, out, count, type, op, root), null);
+    }
+
+    @Override
+    public Work allToAll(MemorySegment in, MemorySegment out, long count, DataType type) {
+        return issue(OpKind.ALL_TO_ALL, count, type, null, 0, calls.allToAll(in, out, count, type), null);
+    }
+
+    @Override
+    public Work send(MemorySegment buf, long count, DataType type, int peer) {
+        return issue(OpKind.SEND, count, type, null, peer, calls.send(buf, count, type, peer), null);
+    }
+
+    @Override
+    public Work recv(MemorySegment buf, long count, DataType type, int peer) {
+        return issue(OpKind.RECV, count, type, null, peer, calls.recv(buf, count, type, peer), null);
+    }
+
+    @Override
+    public Work barrier() {
+        return issue(OpKind.BARRIER, 0, null, null, 0, Bound.of(null, null, null, null, false), null);
+    }
+
+    @Override
+    public Work arrays(ArrayCall call) {
+        return arrays.run(call);
+    }
+
+    /** Queues a checked call; {@code staged} adds the hooks of a call on Java arrays (may be null). */
+    Work issue(OpKind kind, long count, DataType type, ReduceOp op, int rootOrPeer, Bound b, ArrayStaging.Hooks staged) {
+        synchronized (issueLock) {
+            checkUsable();
+            long seq = ++opSeq;
+            long match = switch (kind) {
+                case SEND -> sendSeq[rootOrPeer]++;
+                case RECV -> recvSeq[rootOrPeer]++;
+                default -> collectiveSeq++;
+            };
+            OpDescriptor d = new OpDescriptor(seq, kind, match, count, type, op, rootOrPeer);
+            WorkImpl work = new WorkImpl(engine, seq);
+            Operation o = new Operation(d, engine.recorder().add(d), work);
+            o.bind(b.in(), b.inOwner(), b.out(), b.outOwner(), b.inPlace());
+            o.beforeStart = staged == null ? b.beforeStart() : staged.beforeStart();
+            o.afterSuccess = staged == null ? null : staged.afterSuccess();
+            o.afterEnd = staged == null ? b.afterEnd() : staged.afterEnd();
+            lastIssued = work;
+            engine.submit(o);
+            return work;
+        }
+    }
+
+    private void checkUsable() {
+        if (closed) throw new CommAbortedException("communicator of rank " + who.rank() + " is closed");
+        Failure f = engine.failure();
+        if (f != null) throw f.afterwards(who.rank());
+    }
+
+    @Override
+    public Communicator split(int color, int key) {
+        if (color < 0 && color != SPLIT_NONE) throw new IllegalArgumentException("split: color " + color + " must be >= 0 or SPLIT_NONE");
+        int round;
+        synchronized (issueLock) {
+            checkUsable();
+            round = splits++;
+        }
+        List<byte[]> all = exchange.allGather("split", (color + " " + key).getBytes(StandardCharsets.UTF_8));
+        if (color == SPLIT_NONE) return null;
+        List<int[]> members = new ArrayList<>(); // {rank, key}
+        for (int r = 0; r < all.size(); r++) {
+            String[] f = new String(all.get(r), StandardCharsets.UTF_8).split(" ");
+            if (Integer.parseInt(f[0]) == color) members.add(new int[] {r, Integer.parseInt(f[1])});
+        }
+        members.sort(Comparator.<int[]>comparingInt(m -> m[1]).thenComparingInt(m -> m[0]));
+        int newRank = -1;
+        for (int i = 0; i < members.size(); i++) if (members.get(i)[0] == who.rank()) newRank = i;
+        String child = namespace + "/s" + round + "c" + color;
+        Log.info(Subsys.INIT, "rank %d: split color %d key %d -> rank %d of %d (%s)", who.rank(), color, key, newRank, members.size(), child);
+        return CommFactory.create(rootStore, null, newRank, members.size(), config, child);
+    }
+
+    @Override
+    public void abort() {
+        synchronized (issueLock) {
+            if (closed) return;
+            closed = true;
+        }
+        engine.abort();
+        shutdown();
+    }
+
+    @Override
+    public void close() {
+        WorkImpl last;
+        synchronized (issueLock) {
+            if (closed) return;
+            closed = true;
+            last = lastIssued;
+        }
+        if (engine.failure() == null && last != null) {
+            try {
+                last.await();
+            } catch (JcclException e) {
+                // already reported to whoever awaits it; close frees everything regardless
+            }
+        }
+        if (engine.failure() == null) closing.await(engine::failure);
+        shutdown();
+    }
+
+    private void shutdown() {
+        agent.stop(timeoutNs);
+        engine.close();
+        if (owned != null) {
+            try {
+                owned.close();
+            } catch (Exception e) {
+                Log.warn(Subsys.INIT, "rank %d: closing the rendezvous failed: %s", who.rank(), e);
+            }
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "Communicator{rank " + who.rank() + " of " + who.size() + ", " + namespace + "}";
+    }
+}

@@ -1,0 +1,86 @@
+package dev.jccl.comm;
+
+import dev.jccl.DataType;
+import dev.jccl.algo.CollectiveArgs;
+import dev.jccl.algo.CostParams;
+import dev.jccl.algo.HostTopology;
+import dev.jccl.algo.Placement;
+import dev.jccl.algo.Plan;
+import dev.jccl.algo.Schedules;
+import dev.jccl.algo.TuneRequest;
+import dev.jccl.algo.Tuner;
+import dev.jccl.algo.TunerOverrides;
+import dev.jccl.exec.ChannelProgram;
+import dev.jccl.exec.FifoDescriptor;
+import dev.jccl.trace.Log;
+import dev.jccl.trace.Subsys;
+
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * The tuner's plan and the compiled channel programs of each distinct call, cached per
+ * (operation, count, type, root or peer, in place): a training loop asks the tuner once per bucket
+ * shape, and logs the choice and its reason once (JCCL_DEBUG=INFO). Used by the progress thread only.
+ */
+final class PlanCache {
+    record Compiled(Plan plan, ChannelProgram[] programs, long chunkElems) {}
+
+    private record Key(OpKind kind, long count, DataType type, int rootOrPeer, boolean inPlace) {}
+
+    /** Channel slices are multiples of a cache line, so channels never share one. */
+    private static final int GRAIN_BYTES = 64;
+
+    private final int rank;
+    private final HostTopology topology;
+    private final TunerOverrides overrides;
+    private final FifoDescriptor fifo;
+    private final CostParams costs = CostParams.defaults();
+    private final Map<Key, Compiled> cache = new HashMap<>();
+
+    PlanCache(int rank, HostTopology topology, TunerOverrides overrides, FifoDescriptor fifo) {
+        this.rank = rank;
+        this.topology = topology;
+        this.overrides = overrides;
+        this.fifo = fifo;
+    }
+
+    Compiled get(OpKind kind, long count, DataType type, int rootOrPeer, boolean inPlace) {
+        Key key = new Key(kind, count, type, rootOrPeer, inPlace);
+        Compiled c = cache.get(key);
+        if (c == null) {
+            c = kind.pointToPoint() ? pointToPoint(kind, count, type, rootOrPeer) : collective(kind, count, type, rootOrPeer, inPlace);
+            cache.put(key, c);
+        }
+        return c;
+    }
+
+    private Compiled pointToPoint(OpKind kind, long count, DataType type, int peer) {
+        long chunk = fifo.maxChunkElems(type.byteSize());
+        ChannelProgram p = kind == OpKind.SEND ? ChannelProgram.send(peer, count, chunk) : ChannelProgram.recv(peer, count, chunk);
+        return new Compiled(null, new ChannelProgram[] {p}, chunk);
+    }
+
+    private Compiled collective(OpKind kind, long count, DataType type, int root, boolean inPlace) {
+        int n = topology.nranks();
+        CollectiveArgs args = kind.rooted() ? CollectiveArgs.rooted(kind.collective(), count, root) : CollectiveArgs.of(kind.collective(), count);
+        long bytes = switch (kind) {
+            case REDUCE_SCATTER, ALL_GATHER, ALL_TO_ALL -> type.bytes(count) * n;
+            case BARRIER -> 0;
+            default -> type.bytes(count);
+        };
+        Plan plan = Tuner.plan(new TuneRequest(kind.collective(), bytes, topology), costs, overrides);
+        long chunkBytes = Math.min(plan.chunkBytes(), fifo.slotBytes());
+        long chunkElems = Math.max(1, chunkBytes / type.byteSize());
+        Placement placement = inPlace ? Placement.inPlace(args, rank) : Placement.DISTINCT;
+        long grain = Math.max(1, GRAIN_BYTES / type.byteSize());
+        ChannelProgram[] programs = new ChannelProgram[plan.channels()];
+        for (int c = 0; c < programs.length; c++) {
+            var schedule = Schedules.build(plan.algorithm(), args, topology, rank, c, programs.length, grain);
+            programs[c] = ChannelProgram.compile(c, schedule, chunkElems, placement);
+        }
+        Log.info(Subsys.COLL, "rank %d: %s (%d x %s%s): %s", rank, kind.apiName(), count, type.ncclName(),
+                inPlace ? ", in place" : "", plan.why());
+        return new Compiled(plan, programs, chunkElems);
+    }
+}

@@ -1,0 +1,75 @@
+package dev.jccl.exec;
+
+import dev.jccl.algo.BufferId;
+import dev.jccl.verbs.MemoryRegion;
+import dev.jccl.verbs.ProtectionDomain;
+
+import java.lang.foreign.MemorySegment;
+
+/**
+ * What the symbolic buffers of one operation are: INPUT and OUTPUT as views of the caller's
+ * segments (with the segment each view lies in, which is what gets registered), and SCRATCH per
+ * channel. Registered regions are looked up once per (buffer, protection domain) and operation.
+ */
+public final class Bindings {
+    /** Registers memory as a local source for one protection domain, caching as it likes. */
+    public interface Registrar {
+        MemoryRegion region(MemorySegment owner, ProtectionDomain pd);
+    }
+
+    private static final int MAX_DOMAINS = 4;
+
+    private final MemorySegment[] views;
+    private final MemorySegment[] owners;
+    private final MemoryRegion[][] regions;
+    private final Registrar registrar;
+
+    /**
+     * @param input   INPUT's memory (null when the operation has no input here); {@code inputOwner}
+     *                the segment it is a view of
+     * @param scratch one segment per channel (null where a channel needs none)
+     */
+    public Bindings(MemorySegment input, MemorySegment inputOwner, MemorySegment output, MemorySegment outputOwner,
+                    MemorySegment[] scratch, Registrar registrar) {
+        int n = 2 + scratch.length;
+        views = new MemorySegment[n];
+        owners = new MemorySegment[n];
+        views[0] = input;
+        owners[0] = inputOwner;
+        views[1] = output;
+        owners[1] = outputOwner;
+        for (int c = 0; c < scratch.length; c++) {
+            views[2 + c] = scratch[c];
+            owners[2 + c] = scratch[c];
+        }
+        regions = new MemoryRegion[n][MAX_DOMAINS];
+        this.registrar = registrar;
+    }
+
+    /** The memory {@code buffer} names on {@code channel}. */
+    MemorySegment segment(BufferId buffer, int channel) {
+        MemorySegment s = views[slot(buffer, channel)];
+        if (s == null) throw new IllegalStateException(buffer + " is not bound on channel " + channel);
+        return s;
+    }
+
+    /** The region covering {@code buffer} in {@code pd}, registering it on first use. */
+    MemoryRegion region(BufferId buffer, int channel, ProtectionDomain pd, int pdIndex) {
+        int slot = slot(buffer, channel);
+        if (pdIndex >= MAX_DOMAINS) throw new IllegalStateException("protection domain index " + pdIndex + " >= " + MAX_DOMAINS);
+        MemoryRegion r = regions[slot][pdIndex];
+        if (r == null) {
+            r = registrar.region(owners[slot], pd);
+            regions[slot][pdIndex] = r;
+        }
+        return r;
+    }
+
+    private static int slot(BufferId buffer, int channel) {
+        return switch (buffer) {
+            case INPUT -> 0;
+            case OUTPUT -> 1;
+            case SCRATCH -> 2 + channel;
+        };
+    }
+}

@@ -1,0 +1,148 @@
+package dev.jccl.exec;
+
+import dev.jccl.algo.BufferId;
+import dev.jccl.algo.ChunkHazards;
+import dev.jccl.algo.Placement;
+import dev.jccl.algo.RankSchedule;
+import dev.jccl.algo.Recv;
+import dev.jccl.algo.Span;
+import dev.jccl.algo.Step;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One channel's schedule compiled for execution: operations in program order (steps in order;
+ * send, copy, receive within a step) as flat arrays, and for every chunk of every operation the
+ * waits {@link ChunkHazards} requires, precomputed so that running a chunk allocates nothing and
+ * asks no list. Immutable; cached by the runtime per (collective, count, type, root, placement).
+ */
+public final class ChannelProgram {
+    static final byte SEND = 0;
+    static final byte COPY = 1;
+    static final byte RECV = 2;
+
+    final int channel;
+    final long chunkElems;
+    final long scratchElems;
+    final int ops;
+    final byte[] kind;
+    final int[] peer;
+    final long[] count;
+    final int[] chunks;
+    final boolean[] reduce;
+    /** Source of a send or copy, operand of a reducing receive; null otherwise. */
+    final BufferId[] srcBuf;
+    final long[] srcOff;
+    /** Target of a copy or receive; null for a send. */
+    final BufferId[] dstBuf;
+    final long[] dstOff;
+    /** The previous send to (receive from) the same peer, which must be fully posted (applied) first; -1 if none. */
+    final int[] prevSameLink;
+    /** For op k, chunk c: waits waitStart[k][c] until waitStart[k][c+1] of waitOp[k] / waitNeed[k]. */
+    final int[][] waitStart;
+    final int[][] waitOp;
+    final int[][] waitNeed;
+
+    private ChannelProgram(int channel, long chunkElems, long scratchElems, List<Op> list, ChunkHazards hazards) {
+        this.channel = channel;
+        this.chunkElems = chunkElems;
+        this.scratchElems = scratchElems;
+        this.ops = list.size();
+        kind = new byte[ops];
+        peer = new int[ops];
+        count = new long[ops];
+        chunks = new int[ops];
+        reduce = new boolean[ops];
+        srcBuf = new BufferId[ops];
+        srcOff = new long[ops];
+        dstBuf = new BufferId[ops];
+        dstOff = new long[ops];
+        prevSameLink = new int[ops];
+        waitStart = new int[ops][];
+        waitOp = new int[ops][];
+        waitNeed = new int[ops][];
+        for (int k = 0; k < ops; k++) {
+            Op o = list.get(k);
+            kind[k] = o.kind;
+            peer[k] = o.peer;
+            count[k] = o.count;
+            chunks[k] = ChunkHazards.chunkCount(o.count, chunkElems);
+            reduce[k] = o.reduce;
+            if (o.src != null) { srcBuf[k] = o.src.buffer(); srcOff[k] = o.src.elemOffset(); }
+            if (o.dst != null) { dstBuf[k] = o.dst.buffer(); dstOff[k] = o.dst.elemOffset(); }
+            prevSameLink[k] = -1;
+            for (int j = k - 1; j >= 0 && o.kind != COPY; j--) {
+                if (kind[j] == o.kind && peer[j] == o.peer) { prevSameLink[k] = j; break; }
+            }
+            compileWaits(k, hazards);
+        }
+    }
+
+    private void compileWaits(int k, ChunkHazards hazards) {
+        int n = chunks[k];
+        int[] start = new int[n + 1];
+        List<ChunkHazards.Wait> all = new ArrayList<>();
+        for (int c = 0; c < n; c++) {
+            start[c] = all.size();
+            if (hazards != null) all.addAll(hazards.waits(k, c));
+        }
+        start[n] = all.size();
+        waitStart[k] = start;
+        waitOp[k] = all.stream().mapToInt(ChunkHazards.Wait::op).toArray();
+        waitNeed[k] = all.stream().mapToInt(ChunkHazards.Wait::chunks).toArray();
+    }
+
+    private record Op(byte kind, int peer, long count, boolean reduce, Span src, Span dst) {}
+
+    /** Compiles {@code schedule} for chunks of {@code chunkElems} elements under {@code placement}. */
+    public static ChannelProgram compile(int channel, RankSchedule schedule, long chunkElems, Placement placement) {
+        ChunkHazards hazards = ChunkHazards.of(schedule, chunkElems, placement);
+        List<Op> list = new ArrayList<>();
+        for (Step s : schedule.steps()) {
+            if (s.send() != null) list.add(new Op(SEND, s.send().peer(), s.send().from().count(), false, s.send().from(), null));
+            if (s.copy() != null) list.add(new Op(COPY, -1, s.copy().from().count(), false, s.copy().from(), s.copy().into()));
+            if (s.recv() != null) {
+                Recv r = s.recv();
+                list.add(new Op(RECV, r.peer(), r.count(), r.action() == Recv.Action.REDUCE, r.operand(), r.into()));
+            }
+        }
+        List<ChunkHazards.Op> expected = hazards.ops();
+        for (int k = 0; k < list.size(); k++) {
+            if (expected.get(k).count() != list.get(k).count || expected.get(k).peer() != list.get(k).peer) {
+                throw new IllegalStateException("operation " + k + " disagrees with ChunkHazards: " + expected.get(k));
+            }
+        }
+        return new ChannelProgram(channel, chunkElems, schedule.scratchElems(), list, hazards);
+    }
+
+    /** A point-to-point send of INPUT[0, count) to {@code peer}, on channel 0. */
+    public static ChannelProgram send(int peer, long count, long chunkElems) {
+        return new ChannelProgram(0, chunkElems, 0, count == 0 ? List.of()
+                : List.of(new Op(SEND, peer, count, false, Span.of(BufferId.INPUT, 0, count), null)), null);
+    }
+
+    /** A point-to-point receive of OUTPUT[0, count) from {@code peer}, on channel 0. */
+    public static ChannelProgram recv(int peer, long count, long chunkElems) {
+        return new ChannelProgram(0, chunkElems, 0, count == 0 ? List.of()
+                : List.of(new Op(RECV, peer, count, false, null, Span.of(BufferId.OUTPUT, 0, count))), null);
+    }
+
+    public int channel() {
+        return channel;
+    }
+
+    public long scratchElems() {
+        return scratchElems;
+    }
+
+    /** Ranks this channel sends to or receives from; each needs a link on this channel. */
+    public int[] peers() {
+        return java.util.Arrays.stream(peer).filter(p -> p >= 0).distinct().sorted().toArray();
+    }
+
+    /** Whether op {@code k} sends from {@code buffer} (so that buffer must be registered for the link's domain). */
+    boolean sendsFrom(int k, BufferId buffer) {
+        return kind[k] == SEND && srcBuf[k] == buffer;
+    }
+}

@@ -1,0 +1,172 @@
+package dev.jccl.exec;
+
+import dev.jccl.algo.BufferId;
+import dev.jccl.verbs.MemoryRegion;
+import dev.jccl.verbs.Sge;
+
+import java.lang.foreign.MemorySegment;
+
+import static dev.jccl.exec.ChannelProgram.COPY;
+import static dev.jccl.exec.ChannelProgram.SEND;
+
+/**
+ * One channel of one running operation: which chunk of each operation is next, and the rules of
+ * {@code dev.jccl.algo}'s package documentation that decide whether it may run now. A send's chunks
+ * are posted in order and count as done when they complete locally; copies and receives count as
+ * done when applied. Operations that do not wait on each other advance in any order, so chunks of
+ * later steps pipeline behind chunks of earlier ones. Runs on the progress thread only.
+ */
+final class ChannelRun implements Link.SendListener {
+    private final ChannelProgram p;
+    private final Link[] linkOf;
+    private final Bindings bind;
+    private final OpSpec spec;
+    private final int eb;
+    private final int[] posted;
+    private final int[] done;
+    private int firstOpen;
+
+    ChannelRun(ChannelProgram p, Link[] linkOf, Bindings bind, OpSpec spec) {
+        this.p = p;
+        this.linkOf = linkOf;
+        this.bind = bind;
+        this.spec = spec;
+        this.eb = spec.elemBytes();
+        this.posted = new int[p.ops];
+        this.done = new int[p.ops];
+        for (int k = 0; k < p.ops; k++) {
+            // An in-place call can make a copy's source and target the same memory: nothing to move.
+            if (p.kind[k] == COPY && address(p.srcBuf[k], p.srcOff[k]) == address(p.dstBuf[k], p.dstOff[k])) done[k] = p.chunks[k];
+        }
+        skipFinished();
+    }
+
+    boolean finished() {
+        return firstOpen == p.ops;
+    }
+
+    @Override
+    public void sendCompleted(int op) {
+        done[op]++;
+    }
+
+    /** Runs every chunk that may run now; returns how many ran. */
+    int advance() {
+        int work = 0;
+        boolean again = true;
+        while (again && firstOpen < p.ops) {
+            again = false;
+            for (int k = firstOpen; k < p.ops; k++) {
+                int w = switch (p.kind[k]) {
+                    case SEND -> sends(k);
+                    case COPY -> copies(k);
+                    default -> receives(k);
+                };
+                if (w > 0) {
+                    work += w;
+                    again = true;
+                }
+            }
+            skipFinished();
+        }
+        return work;
+    }
+
+    private int sends(int k) {
+        int prev = p.prevSameLink[k];
+        if (prev >= 0 && posted[prev] < p.chunks[prev]) return 0; // FIFO per link: earlier sends first
+        Link link = linkOf[k];
+        int n = 0;
+        while (posted[k] < p.chunks[k] && link.canSend() && ready(k, posted[k])) {
+            int c = posted[k];
+            long first = c * p.chunkElems;
+            long bytes = Math.min(p.chunkElems, p.count[k] - first) * eb;
+            MemorySegment src = bind.segment(p.srcBuf[k], p.channel);
+            MemoryRegion mr = bind.region(p.srcBuf[k], p.channel, link.pd(), link.pdIndex());
+            link.postData(new Sge(src.address() + (p.srcOff[k] + first) * eb, bytes, mr.lkey()), spec.fingerprint(), this, k);
+            posted[k]++;
+            n++;
+        }
+        return n;
+    }
+
+    private int copies(int k) {
+        int n = 0;
+        while (done[k] < p.chunks[k] && ready(k, done[k])) {
+            long first = done[k] * p.chunkElems;
+            long bytes = Math.min(p.chunkElems, p.count[k] - first) * eb;
+            MemorySegment.copy(bind.segment(p.srcBuf[k], p.channel), (p.srcOff[k] + first) * eb,
+                    bind.segment(p.dstBuf[k], p.channel), (p.dstOff[k] + first) * eb, bytes);
+            done[k]++;
+            n++;
+        }
+        return n;
+    }
+
+    private int receives(int k) {
+        int prev = p.prevSameLink[k];
+        if (prev >= 0 && done[prev] < p.chunks[prev]) return 0; // FIFO per link: earlier receives first
+        Link link = linkOf[k];
+        int n = 0;
+        while (done[k] < p.chunks[k] && link.hasArrival() && ready(k, done[k])) {
+            long first = done[k] * p.chunkElems;
+            long elems = Math.min(p.chunkElems, p.count[k] - first);
+            long bytes = elems * eb;
+            int expected = ImmCodec.data(spec.fingerprint());
+            if (link.arrivalImm() != expected || link.arrivalBytes() != bytes) {
+                throw new ExecFailure.Mismatch(link.peer(), p.channel, expected, link.arrivalImm(), bytes, link.arrivalBytes());
+            }
+            MemorySegment dst = bind.segment(p.dstBuf[k], p.channel);
+            long dstOff = (p.dstOff[k] + first) * eb;
+            if (p.reduce[k]) {
+                MemorySegment operand = bind.segment(p.srcBuf[k], p.channel).asSlice((p.srcOff[k] + first) * eb, bytes);
+                // Local operand first, incoming second: the order every rank's schedule agrees on.
+                spec.kernels().reduce(spec.type(), spec.reduceWith(), dst.asSlice(dstOff, bytes), operand,
+                        link.slots().asSlice(link.arrivalOffset(), bytes), elems);
+            } else {
+                MemorySegment.copy(link.slots(), link.arrivalOffset(), dst, dstOff, bytes);
+            }
+            link.consumed();
+            done[k]++;
+            n++;
+        }
+        return n;
+    }
+
+    /** Whether every wait of chunk {@code c} of op {@code k} is met. */
+    private boolean ready(int k, int c) {
+        int[] start = p.waitStart[k];
+        int[] ops = p.waitOp[k];
+        int[] need = p.waitNeed[k];
+        for (int i = start[c]; i < start[c + 1]; i++) {
+            if (done[ops[i]] < need[i]) return false;
+        }
+        return true;
+    }
+
+    private void skipFinished() {
+        while (firstOpen < p.ops && done[firstOpen] == p.chunks[firstOpen]) firstOpen++;
+    }
+
+    private long address(BufferId buffer, long elemOffset) {
+        return bind.segment(buffer, p.channel).address() + elemOffset * eb;
+    }
+
+    /** The first unfinished operations and whom they wait for, for timeout messages. */
+    String describeWaiting(java.util.Set<Integer> waitingOn) {
+        StringBuilder b = new StringBuilder();
+        for (int k = firstOpen; k < p.ops && b.length() < 400; k++) {
+            if (done[k] == p.chunks[k]) continue;
+            String what = switch (p.kind[k]) {
+                case SEND -> "send to rank " + p.peer[k] + ": " + posted[k] + " posted, " + done[k] + " completed of " + p.chunks[k] + " chunks";
+                case COPY -> "local copy: " + done[k] + " of " + p.chunks[k] + " chunks";
+                default -> "receive from rank " + p.peer[k] + ": " + done[k] + " of " + p.chunks[k] + " chunks applied";
+            };
+            Link link = linkOf[k];
+            boolean blockedOnPeer = p.kind[k] == SEND ? !link.canSend() || posted[k] == p.chunks[k] : p.kind[k] != COPY && !link.hasArrival();
+            if (blockedOnPeer) waitingOn.add(p.peer[k]);
+            b.append(b.isEmpty() ? "" : "; ").append("op ").append(k).append(' ').append(what);
+        }
+        return "channel " + p.channel + ": " + (b.isEmpty() ? "done" : b);
+    }
+}
