@@ -1,9 +1,6 @@
 package dev.jccl;
 
-import dev.jccl.bootstrap.Rendezvous;
 import dev.jccl.comm.CommFactory;
-import dev.jccl.config.Config;
-import dev.jccl.trace.Log;
 
 /**
  * Entry point: makes the world communicator of this process.
@@ -23,21 +20,11 @@ public final class Jccl {
      * environment. Blocks until every rank has joined, at most JCCL_TIMEOUT.
      */
     public static Communicator init() {
-        Config config = Config.fromEnvironment();
-        Log.configure(config);
-        Rendezvous rv = Rendezvous.fromEnvironment();
-        try {
-            return CommFactory.create(rv.store(), rv, rv.environment().rank(), rv.environment().worldSize(), config, "jccl");
-        } catch (RuntimeException e) {
-            rv.close();
-            throw e;
-        }
+        return CommFactory.fromEnvironment();
     }
 
     /** Joins with explicit options; see {@link CommOptions}. The store or rendezvous stays the caller's. */
     public static Communicator init(CommOptions options) {
-        Config config = options.readEnvironment() ? Config.fromEnvironment(options.knobs()) : Config.of(options.knobs());
-        Log.configure(config);
-        return CommFactory.create(options.store(), null, options.rank(), options.size(), config, options.namespace());
+        return CommFactory.fromOptions(options);
     }
 }

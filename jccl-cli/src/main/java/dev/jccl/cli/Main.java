@@ -18,7 +18,9 @@ import picocli.CommandLine.Command;
         })
 public final class Main implements Runnable {
     public static void main(String[] args) {
-        int rc = new CommandLine(new Main())
+        CommandLine cli = new CommandLine(new Main());
+        PerfCommand.registerTests(cli.getSubcommands().get("perf"));
+        int rc = cli
                 .setCaseInsensitiveEnumValuesAllowed(true)
                 .setExecutionExceptionHandler((e, cmd, parsed) -> {
                     // A bad knob, an unreachable peer, a timeout: say what and why, without a stack

@@ -44,12 +44,15 @@ final class AbortBoard {
         store.set("recorder/" + rank, recorder.encode().getBytes(StandardCharsets.UTF_8));
     }
 
-    /** Every rank's published recorder, waiting at most {@code waitNs} for all of them. */
-    Map<Integer, List<FlightRecorder.Published>> gatherRecorders(long waitNs) {
+    /**
+     * Every rank's published recorder, waiting at most {@code waitNs} for all of them but
+     * {@code lostRank} (a rank known dead never publishes; -1 if none).
+     */
+    Map<Integer, List<FlightRecorder.Published>> gatherRecorders(long waitNs, int lostRank) {
         List<String> keys = new ArrayList<>();
         for (int r = 0; r < size; r++) keys.add("recorder/" + r);
         try {
-            store.wait(keys, waitNs);
+            store.wait(keys.stream().filter(k -> !k.equals("recorder/" + lostRank)).toList(), waitNs);
         } catch (StoreTimeoutException e) {
             // Report what the ranks that answered said; the others are named as silent.
         }

@@ -37,7 +37,7 @@ final class ArrayStaging {
         Object out = call.out();
         int inLen = ArrayCall.length(in);
         int outLen = ArrayCall.length(out);
-        String name = call.kind().name().toLowerCase(java.util.Locale.ROOT) + " on arrays";
+        String name = kindOf(call.kind()).apiName() + " on arrays";
         CallChecks c = new CallChecks(name);
         boolean atRoot = call.rootOrPeer() == comm.rank();
         long count = switch (call.kind()) {
@@ -98,6 +98,19 @@ final class ArrayStaging {
             case ALL_TO_ALL -> comm.issue(OpKind.ALL_TO_ALL, count, type, null, 0, calls.allToAll(in, out, count, type), hooks);
             case SEND -> comm.issue(OpKind.SEND, count, type, null, r, calls.send(in, count, type, r), hooks);
             case RECV -> comm.issue(OpKind.RECV, count, type, null, r, calls.recv(out, count, type, r), hooks);
+        };
+    }
+
+    static OpKind kindOf(ArrayCall.Kind k) {
+        return switch (k) {
+            case ALL_REDUCE -> OpKind.ALL_REDUCE;
+            case REDUCE_SCATTER -> OpKind.REDUCE_SCATTER;
+            case ALL_GATHER -> OpKind.ALL_GATHER;
+            case BROADCAST -> OpKind.BROADCAST;
+            case REDUCE -> OpKind.REDUCE;
+            case ALL_TO_ALL -> OpKind.ALL_TO_ALL;
+            case SEND -> OpKind.SEND;
+            case RECV -> OpKind.RECV;
         };
     }
 

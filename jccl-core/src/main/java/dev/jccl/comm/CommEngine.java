@@ -1,19 +1,9 @@
 package dev.jccl.comm;
 
-import dev.jccl.DataType;
-import dev.jccl.ReduceOp;
-import dev.jccl.exec.Bindings;
-import dev.jccl.exec.ChannelProgram;
-import dev.jccl.exec.ExecFailure;
-import dev.jccl.exec.OpRun;
-import dev.jccl.exec.OpSpec;
-import dev.jccl.reduce.ReduceKernels;
+import dev.jccl.exec.Kernels;
 import dev.jccl.trace.Log;
 import dev.jccl.trace.Subsys;
 
-import java.lang.foreign.MemorySegment;
-import java.util.Set;
-import java.util.TreeSet;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
@@ -39,16 +29,14 @@ final class CommEngine implements AutoCloseable {
     private final int size;
     private final long timeoutNs;
     private final long pollNs;
-    private final long gatherNs;
     private final Transports transports;
     private final LinkTable links;
-    private final PlanCache plans;
+    private final RunBuilder runs;
     private final Scratch scratch;
     private final FlightRecorder recorder;
     private final AbortBoard board;
-    private final ReduceKernels kernels;
-    private final UserMemory memory = new UserMemory();
     private final IdlePolicy idlePolicy;
+    private final Failures failures;
     private final ConcurrentLinkedQueue<Operation> queue = new ConcurrentLinkedQueue<>();
     private final ReentrantLock progressLock = new ReentrantLock();
     private final AtomicInteger waitingCallers = new AtomicInteger();
@@ -63,20 +51,20 @@ final class CommEngine implements AutoCloseable {
     private volatile boolean draining;
 
     CommEngine(int rank, int size, long timeoutNs, Transports transports, LinkTable links, PlanCache plans, Scratch scratch,
-               FlightRecorder recorder, AbortBoard board, ReduceKernels kernels, IdlePolicy idlePolicy) {
+               FlightRecorder recorder, AbortBoard board, Kernels kernels, IdlePolicy idlePolicy) {
         this.rank = rank;
         this.size = size;
         this.timeoutNs = timeoutNs;
         this.pollNs = Math.clamp(timeoutNs / 20, 10_000_000L, 250_000_000L);
-        this.gatherNs = Math.clamp(timeoutNs / 2, 200_000_000L, 3_000_000_000L);
         this.transports = transports;
         this.links = links;
-        this.plans = plans;
+        this.runs = new RunBuilder(size, plans, links, scratch, kernels);
         this.scratch = scratch;
         this.recorder = recorder;
         this.board = board;
-        this.kernels = kernels;
         this.idlePolicy = idlePolicy;
+        long gatherNs = Math.clamp(timeoutNs / 2, 200_000_000L, 3_000_000_000L);
+        this.failures = new Failures(rank, size, gatherNs, board, links, recorder);
     }
 
     int rank() { return rank; }
@@ -168,19 +156,7 @@ final class CommEngine implements AutoCloseable {
         op.entry.started();
         lastProgressNs = System.nanoTime();
         if (op.beforeStart != null) op.beforeStart.run();
-        OpDescriptor d = op.desc;
-        DataType type = d.kind() == OpKind.BARRIER ? DataType.UINT8 : d.type();
-        PlanCache.Compiled c = plans.get(d.kind(), d.count(), type, d.root(), op.inPlace);
-        links.ensure(c.programs(), this::checkBoard);
-        MemorySegment[] scratchOf = new MemorySegment[c.programs().length];
-        for (ChannelProgram p : c.programs()) {
-            if (p.scratchElems() > 0) scratchOf[p.channel()] = scratch.channel(p.channel(), type.bytes(p.scratchElems()));
-        }
-        Bindings bindings = new Bindings(op.in, op.inOwner, op.out, op.outOwner, scratchOf, memory);
-        boolean avg = d.op() == ReduceOp.AVG;
-        ReduceOp with = d.op() == null || avg ? ReduceOp.SUM : d.op();
-        OpSpec spec = new OpSpec(type, with, kernels, d.fingerprint());
-        op.run = OpRun.start(c.programs(), links, bindings, spec, avg ? op.out : null, d.count(), size);
+        op.run = runs.build(op, this::checkBoard);
         lastProgressNs = System.nanoTime();
         return 1;
     }
@@ -196,42 +172,29 @@ final class CommEngine implements AutoCloseable {
     /** Nothing progressed in this pass: time out a stuck operation, and look at the board now and then. */
     private void watch(long now) {
         Operation op = current;
-        if (op != null && now - lastProgressNs > timeoutNs) throw new StallTimeout(op, now - lastProgressNs);
+        if (op != null && now - lastProgressNs > timeoutNs) throw new Failures.StallTimeout(now - lastProgressNs);
         if ((op == null || now - lastProgressNs > pollNs) && now - lastBoardPollNs > pollNs) {
             lastBoardPollNs = now;
             checkBoard();
         }
     }
 
-    /** Throws {@link AbortSeen} when another rank has published a failure. */
+    /** Throws {@link Failures.AbortSeen} when another rank has published a failure. */
     void checkBoard() {
         var rec = board.poll();
-        if (rec.isPresent()) throw new AbortSeen(rec.get());
+        if (rec.isPresent()) throw new Failures.AbortSeen(rec.get());
     }
 
     private void onFailure(Throwable t) {
-        Operation op = current;
-        OpDescriptor mine = op == null ? null : op.desc;
-        Set<Integer> waitingOn = new TreeSet<>();
-        String localState = op == null || op.run == null ? null : "waiting: " + op.run.describeWaiting(waitingOn);
-        AbortRecord first;
-        try {
-            first = firstFailure(t, mine, waitingOn);
-        } catch (RuntimeException storeDown) {
-            first = new AbortRecord(Failure.Kind.ERROR, rank, -1, t + " (and the store failed too: " + storeDown.getMessage() + ")");
-        }
-        links.breakAll();
-        java.util.Map<Integer, java.util.List<FlightRecorder.Published>> recs;
-        try {
-            board.publishRecorder(recorder);
-            recs = board.gatherRecorders(gatherNs);
-        } catch (RuntimeException storeDown) {
-            recs = java.util.Map.of(rank, FlightRecorder.decode(recorder.encode()));
-        }
-        Failure f = FailureReport.build(first, rank, size, recs, mine, localState, recorder.dump(rank),
-                t instanceof AbortSeen || t instanceof StallTimeout || t instanceof ExecFailure ? null : t);
-        failure = f;
+        Failure f = failures.handle(t, current);
         Log.warn(Subsys.COLL, "%s", f.message());
+        failAll(f);
+    }
+
+    /** Makes the communicator failed: the current operation gets the report, queued ones are told they never ran. */
+    private void failAll(Failure f) {
+        failure = f;
+        Operation op = current;
         if (op != null) {
             current = null;
             op.entry.ended(false);
@@ -239,24 +202,6 @@ final class CommEngine implements AutoCloseable {
             op.work.fail(f.exceptionFor(op.desc, true));
         }
         failQueued();
-    }
-
-    private AbortRecord firstFailure(Throwable t, OpDescriptor mine, Set<Integer> waitingOn) {
-        String where = mine == null ? "between operations" : mine.describe() + " (seq " + mine.opSeq() + " on rank " + rank + ")";
-        return switch (t) {
-            case AbortSeen a -> a.record;
-            case ExecFailure.Mismatch m -> board.raise(new AbortRecord(Failure.Kind.MISMATCH, rank, -1,
-                    "detected by rank " + rank + " in " + where + ": " + m.getMessage()));
-            case ExecFailure.LinkLost l -> board.poll().orElseGet(() -> board.raise(l.peerGone()
-                    ? new AbortRecord(Failure.Kind.PEER_LOST, rank, l.peer(), "rank " + rank + " lost its link to rank " + l.peer()
-                            + " in " + where + ": " + l.getMessage())
-                    : new AbortRecord(Failure.Kind.ERROR, rank, -1, "transport error in " + where + ": " + l.getMessage())));
-            case StallTimeout s -> board.raise(new AbortRecord(Failure.Kind.TIMEOUT, rank, -1, where + " made no progress for "
-                    + s.stalledNs / 1_000_000 + " ms (JCCL_TIMEOUT); rank " + rank + " waits on " + FailureReport.ranks(java.util.List.copyOf(waitingOn))));
-            case LinkTable.ConnectTimeoutException c -> board.raise(new AbortRecord(Failure.Kind.TIMEOUT, rank, -1,
-                    where + " could not start: " + c.getMessage()));
-            default -> board.raise(new AbortRecord(Failure.Kind.ERROR, rank, -1, where + " failed on rank " + rank + ": " + t));
-        };
     }
 
     private int failQueued() {
@@ -283,15 +228,7 @@ final class CommEngine implements AutoCloseable {
                 // the other ranks learn of it from the broken links
             }
             links.breakAll();
-            failure = new Failure(Failure.Kind.ABORTED, "rank " + rank + ": " + why + "\n" + recorder.dump(rank), -1, null);
-            Operation op = current;
-            if (op != null) {
-                current = null;
-                op.entry.ended(false);
-                if (op.afterEnd != null) op.afterEnd.run();
-                op.work.fail(failure.exceptionFor(op.desc, true));
-            }
-            failQueued();
+            failAll(new Failure(Failure.Kind.ABORTED, "rank " + rank + ": " + why + "\n" + recorder.dump(rank), -1, null));
         } finally {
             progressLock.unlock();
         }
@@ -310,26 +247,6 @@ final class CommEngine implements AutoCloseable {
             scratch.close();
         } finally {
             progressLock.unlock();
-        }
-    }
-
-    /** Another rank published a failure. */
-    private static final class AbortSeen extends RuntimeException {
-        final AbortRecord record;
-
-        AbortSeen(AbortRecord record) {
-            super(record.reason(), null, false, false);
-            this.record = record;
-        }
-    }
-
-    /** The current operation made no progress for JCCL_TIMEOUT. */
-    private static final class StallTimeout extends RuntimeException {
-        final long stalledNs;
-
-        StallTimeout(Operation op, long stalledNs) {
-            super(op.desc.describe(), null, false, false);
-            this.stalledNs = stalledNs;
         }
     }
 }

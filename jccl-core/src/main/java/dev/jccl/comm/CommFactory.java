@@ -1,14 +1,16 @@
 package dev.jccl.comm;
 
+import dev.jccl.CommOptions;
 import dev.jccl.Communicator;
 import dev.jccl.algo.TunerOverrides;
 import dev.jccl.bootstrap.PeerExchange;
 import dev.jccl.bootstrap.PrefixStore;
+import dev.jccl.bootstrap.Rendezvous;
 import dev.jccl.bootstrap.Store;
 import dev.jccl.config.Config;
 import dev.jccl.config.Knobs;
 import dev.jccl.exec.FifoDescriptor;
-import dev.jccl.reduce.ReduceKernels;
+import dev.jccl.exec.Kernels;
 import dev.jccl.trace.Log;
 import dev.jccl.trace.Subsys;
 import dev.jccl.util.Sizes;
@@ -30,6 +32,27 @@ public final class CommFactory {
 
     private CommFactory() {}
 
+    /** {@code Jccl.init()}: the launcher's environment and the process's knobs; owns the rendezvous. */
+    public static Communicator fromEnvironment() {
+        Config config = Config.fromEnvironment();
+        Log.configure(config);
+        Rendezvous rv = Rendezvous.fromEnvironment();
+        try {
+            return create(rv.store(), rv, rv.environment().rank(), rv.environment().worldSize(), config, "jccl");
+        } catch (RuntimeException e) {
+            rv.close();
+            throw e;
+        }
+    }
+
+    /** {@code Jccl.init(options)}: the store or rendezvous stays the caller's. */
+    public static Communicator fromOptions(CommOptions options) {
+        Config config = options.readEnvironment() ? Config.fromEnvironment(options.knobs()) : Config.of(options.knobs());
+        Log.setRank(options.rank());
+        Log.configure(config);
+        return create(options.store(), null, options.rank(), options.size(), config, options.namespace());
+    }
+
     /**
      * Blocks until all {@code size} ranks have called it with the same {@code namespace} (at most
      * JCCL_TIMEOUT).
@@ -37,7 +60,7 @@ public final class CommFactory {
      * @param store     the store every rank shares; keys go under {@code namespace}
      * @param owned     closed with the communicator (the rendezvous of {@code Jccl.init()}), or null
      */
-    public static Communicator create(Store store, AutoCloseable owned, int rank, int size, Config config, String namespace) {
+    static Communicator create(Store store, AutoCloseable owned, int rank, int size, Config config, String namespace) {
         long timeoutNs = config.get(Knobs.TIMEOUT_NS);
         long sliceNs = Math.clamp(timeoutNs / 20, 10_000_000L, 250_000_000L);
         Store ns = new PrefixStore(store, namespace);
@@ -59,7 +82,7 @@ public final class CommFactory {
         FifoDescriptor fifo = FifoDescriptor.of(buffBytes, config.get(Knobs.CHUNKSIZE));
         TunerOverrides overrides = TunerOverrides.fromKnobs(config.get(Knobs.ALGO), config.get(Knobs.NCHANNELS),
                 config.get(Knobs.CHUNKSIZE), buffDefault ? 0 : buffBytes);
-        ReduceKernels kernels = ReduceKernels.select(config.get(Knobs.REDUCE_KERNEL));
+        Kernels kernels = Kernels.select(config.get(Knobs.REDUCE_KERNEL));
         Transports transports = new Transports(config, rank, hostOf, providersOf);
         LinkTable links = new LinkTable(rank, size, ns, transports, fifo, timeoutNs, sliceNs);
         PlanCache plans = new PlanCache(rank, who.topology(), overrides, fifo);

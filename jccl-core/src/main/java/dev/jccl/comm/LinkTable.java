@@ -28,7 +28,7 @@ import java.util.Map;
  * same operation (their schedules are mirror images), so they connect at the same time: each side
  * first publishes every new link's queue pair and FIFO through the store, then fetches the peers',
  * so no rank waits on a rank that waits on it. Waits are bounded by JCCL_TIMEOUT and interrupted
- * when another rank has published a failure.
+ * when another rank has published a failure or an existing link reports its peer gone.
  *
  * <p>Used by the progress thread only.
  */
@@ -110,6 +110,8 @@ final class LinkTable implements OpRun.LinkSource, AutoCloseable {
             try {
                 return f.get();
             } catch (StoreTimeoutException e) {
+                // A peer that died shows on the links it already has long before the store times out.
+                pollAll();
                 abort.check();
                 if (deadline.expired()) {
                     throw new ConnectTimeoutException("rank " + l.peer() + " never connected channel " + l.channel()

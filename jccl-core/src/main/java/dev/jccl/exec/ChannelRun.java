@@ -121,7 +121,7 @@ final class ChannelRun implements Link.SendListener {
             if (p.reduce[k]) {
                 MemorySegment operand = bind.segment(p.srcBuf[k], p.channel).asSlice((p.srcOff[k] + first) * eb, bytes);
                 // Local operand first, incoming second: the order every rank's schedule agrees on.
-                spec.kernels().reduce(spec.type(), spec.reduceWith(), dst.asSlice(dstOff, bytes), operand,
+                spec.kernels().impl().reduce(spec.type(), spec.reduceWith(), dst.asSlice(dstOff, bytes), operand,
                         link.slots().asSlice(link.arrivalOffset(), bytes), elems);
             } else {
                 MemorySegment.copy(link.slots(), link.arrivalOffset(), dst, dstOff, bytes);
@@ -157,8 +157,11 @@ final class ChannelRun implements Link.SendListener {
     /** The first unfinished operations and whom they wait for, for timeout messages. */
     String describeWaiting(java.util.Set<Integer> waitingOn) {
         StringBuilder b = new StringBuilder();
-        for (int k = firstOpen; k < p.ops && b.length() < 400; k++) {
+        int shown = 0;
+        int open = 0;
+        for (int k = firstOpen; k < p.ops; k++) {
             if (done[k] == p.chunks[k]) continue;
+            if (++open > 3) continue; // the first open operations say where it is stuck; count the rest
             String what = switch (p.kind[k]) {
                 case SEND -> "send to rank " + p.peer[k] + ": " + posted[k] + " posted, " + done[k] + " completed of " + p.chunks[k] + " chunks";
                 case COPY -> "local copy: " + done[k] + " of " + p.chunks[k] + " chunks";
@@ -168,7 +171,9 @@ final class ChannelRun implements Link.SendListener {
             boolean blockedOnPeer = p.kind[k] == SEND ? !link.canSend() || posted[k] == p.chunks[k] : p.kind[k] != COPY && !link.hasArrival();
             if (blockedOnPeer) waitingOn.add(p.peer[k]);
             b.append(b.isEmpty() ? "" : "; ").append("op ").append(k).append(' ').append(what);
+            shown++;
         }
+        if (open > shown) b.append("; ").append(open - shown).append(" more open");
         return "channel " + p.channel + ": " + (b.isEmpty() ? "done" : b);
     }
 }

@@ -12,7 +12,9 @@ import dev.jccl.verbs.RecvWr;
 import dev.jccl.verbs.RemoteBuffer;
 import dev.jccl.verbs.SendWr;
 import dev.jccl.verbs.Sge;
+import dev.jccl.verbs.VerbsException;
 import dev.jccl.verbs.WcOpcode;
+import dev.jccl.verbs.WcStatus;
 import dev.jccl.verbs.WorkCompletion;
 
 import java.lang.foreign.MemorySegment;
@@ -50,26 +52,14 @@ public final class Link implements AutoCloseable {
     private final QueuePair qp;
     private final MemorySegment slots;
     private final MemoryRegion slotsRegion;
-    private final int sendDepth;
     private final WorkCompletion[] wcs = WorkCompletion.array(16);
     private final RecvWr recvWr = new RecvWr(WrIds.RECV, Sge.EMPTY);
     private final SendWr[] creditWrs;
     private RemoteBuffer peerSlots;
 
-    // Send side: chunks posted, chunks the peer freed, chunks completed locally, credit messages out.
-    private long sent;
-    private long freed;
-    private long sendsCompleted;
-    private int creditsInFlight;
-    private final int[] sendOps;
+    private final SendWindow window;
+    private final ArrivalRing arrivals;
     private SendListener sendListener;
-
-    // Receive side: chunks arrived and consumed, with each arrival's immediate and length by slot.
-    private long arrived;
-    private long consumed;
-    private final int[] arrivalImm;
-    private final long[] arrivalBytes;
-    private int creditsToReturn;
 
     /** Told when a data chunk posted on this link has completed locally (its source may be reused). */
     public interface SendListener {
@@ -83,15 +73,24 @@ public final class Link implements AutoCloseable {
         this.pd = pd;
         this.fifo = fifo;
         int n = fifo.slotCount();
-        this.sendDepth = 2 * n + 2;
+        int sendDepth = 2 * n + 2;
         int recvDepth = 2 * n;
         this.cq = pd.context().createCq(sendDepth + recvDepth);
-        this.qp = pd.createQp(new QpInitAttr(cq, cq, sendDepth, recvDepth));
-        this.slots = pd.allocate(fifo.totalBytes());
-        this.slotsRegion = pd.register(slots, EnumSet.of(Access.LOCAL_WRITE, Access.REMOTE_WRITE));
-        this.sendOps = new int[n];
-        this.arrivalImm = new int[n];
-        this.arrivalBytes = new long[n];
+        try {
+            this.qp = pd.createQp(new QpInitAttr(cq, cq, sendDepth, recvDepth));
+        } catch (RuntimeException e) {
+            cq.close();
+            throw e;
+        }
+        try {
+            this.slots = pd.allocate(fifo.totalBytes());
+            this.slotsRegion = pd.register(slots, EnumSet.of(Access.LOCAL_WRITE, Access.REMOTE_WRITE));
+        } catch (RuntimeException e) {
+            close();
+            throw e;
+        }
+        this.window = new SendWindow(n, sendDepth);
+        this.arrivals = new ArrivalRing(n);
         this.creditWrs = new SendWr[n];
         qp.modifyToInit();
         for (int i = 0; i < recvDepth; i++) postRecv();
@@ -153,34 +152,38 @@ public final class Link implements AutoCloseable {
         if (wc.opcode() == WcOpcode.RECV_RDMA_WITH_IMM) {
             int imm = wc.imm();
             if (ImmCodec.isCredit(imm)) {
-                freed += ImmCodec.payload(imm);
-                if (freed > sent) throw new ExecFailure.LinkLost(peer, channel, null, "peer returned credits for " + freed + " chunks but only " + sent + " were sent");
-            } else {
-                if (arrived - consumed >= fifo.slotCount()) {
-                    throw new ExecFailure.LinkLost(peer, channel, null, "peer overran the " + fifo.slotCount() + "-slot FIFO");
+                if (!window.freed(ImmCodec.payload(imm))) {
+                    throw new ExecFailure.LinkLost(peer, channel, null, "peer returned credits for chunks never sent (" + window.describe() + ")");
                 }
-                int s = (int) (arrived % fifo.slotCount());
-                arrivalImm[s] = imm;
-                arrivalBytes[s] = wc.byteLen();
-                arrived++;
+            } else if (!arrivals.arrive(imm, wc.byteLen())) {
+                throw new ExecFailure.LinkLost(peer, channel, null, "peer overran the " + fifo.slotCount() + "-slot FIFO");
             }
             postRecv();
         } else if (wc.wrId() == WrIds.DATA) {
-            int op = sendOps[(int) (sendsCompleted % fifo.slotCount())];
-            sendsCompleted++;
-            sendListener.sendCompleted(op);
+            sendListener.sendCompleted(window.dataCompleted());
         } else if (wc.wrId() == WrIds.CREDIT) {
-            creditsInFlight--;
+            window.creditCompleted();
         }
     }
 
     private void postRecv() {
-        if (!qp.postRecv(recvWr)) throw new ExecFailure.LinkLost(peer, channel, null, "receive queue unexpectedly full");
+        boolean posted;
+        try {
+            posted = qp.postRecv(recvWr);
+        } catch (VerbsException e) {
+            throw refused(e);
+        }
+        if (!posted) throw new ExecFailure.LinkLost(peer, channel, null, "receive queue unexpectedly full");
+    }
+
+    /** A post the provider refused: the queue pair went to ERR under us (the peer is gone), or a breach. */
+    private ExecFailure.LinkLost refused(VerbsException e) {
+        return new ExecFailure.LinkLost(peer, channel, qp.state() == QpState.ERR ? WcStatus.WR_FLUSH_ERR : null, e.getMessage());
     }
 
     /** Whether a data chunk may be posted now: a free slot at the peer and room in the send queue. */
     public boolean canSend() {
-        return sent - freed < fifo.slotCount() && (int) (sent - sendsCompleted) + creditsInFlight < sendDepth;
+        return window.canPostData();
     }
 
     /**
@@ -189,39 +192,44 @@ public final class Link implements AutoCloseable {
      */
     public void postData(Sge local, int fingerprint, SendListener listener, int op) {
         checkUsable();
-        SendWr wr = SendWr.writeWithImm(WrIds.DATA, local, peerSlots.at(fifo.offsetOf(sent)), peerSlots.rkey(), ImmCodec.data(fingerprint));
-        if (!qp.postSend(wr)) throw new ExecFailure.LinkLost(peer, channel, null, "send queue full although credits allowed the chunk");
+        SendWr wr = SendWr.writeWithImm(WrIds.DATA, local, peerSlots.at(fifo.offsetOf(window.nextChunk())), peerSlots.rkey(),
+                ImmCodec.data(fingerprint));
+        boolean posted;
+        try {
+            posted = qp.postSend(wr);
+        } catch (VerbsException e) {
+            throw refused(e);
+        }
+        if (!posted) throw new ExecFailure.LinkLost(peer, channel, null, "send queue full although credits allowed the chunk");
         sendListener = listener;
-        sendOps[(int) (sent % fifo.slotCount())] = op;
-        sent++;
+        window.dataPosted(op);
     }
 
     /** Whether the next chunk from the peer has arrived. */
     public boolean hasArrival() {
-        return arrived > consumed;
+        return arrivals.hasNext();
     }
 
     public int arrivalImm() {
-        return arrivalImm[(int) (consumed % fifo.slotCount())];
+        return arrivals.nextImm();
     }
 
     public long arrivalBytes() {
-        return arrivalBytes[(int) (consumed % fifo.slotCount())];
+        return arrivals.nextBytes();
     }
 
-    /** The FIFO memory, and the offset in it of the next chunk to consume. */
+    /** The FIFO memory, and the offset in it of the next chunk to apply. */
     public MemorySegment slots() {
         return slots;
     }
 
     public long arrivalOffset() {
-        return fifo.offsetOf(consumed);
+        return fifo.offsetOf(arrivals.next());
     }
 
     /** The chunk at {@link #arrivalOffset()} has been applied: its slot is free again. */
     public void consumed() {
-        consumed++;
-        creditsToReturn++;
+        arrivals.applied();
     }
 
     /**
@@ -231,28 +239,26 @@ public final class Link implements AutoCloseable {
      * to do, off the critical path of small operations.
      */
     public int flushCredits(boolean force) {
-        if (creditsToReturn == 0 || (!force && 2 * creditsToReturn < fifo.slotCount())) return 0;
-        if ((int) (sent - sendsCompleted) + creditsInFlight >= sendDepth) return 0;
+        int n = arrivals.toReturn();
+        if (n == 0 || (!force && 2 * n < fifo.slotCount()) || !window.roomInSendQueue()) return 0;
         checkUsable();
-        if (!qp.postSend(creditWrs[creditsToReturn - 1])) return 0;
-        creditsInFlight++;
-        creditsToReturn = 0;
+        try {
+            if (!qp.postSend(creditWrs[n - 1])) return 0;
+        } catch (VerbsException e) {
+            throw refused(e);
+        }
+        window.creditPosted();
+        arrivals.returned();
         return 1;
-    }
-
-    /** Whether sends are still waiting for their local completion (an operation may not finish before). */
-    public boolean sendsOutstanding() {
-        return sent > sendsCompleted;
     }
 
     /** What this link waits for, for timeout messages. */
     public String state() {
-        return "rank " + peer + " ch " + channel + ": sent " + sent + " (freed " + freed + ", completed " + sendsCompleted
-                + "), received " + arrived + " (applied " + consumed + ")";
+        return "rank " + peer + " ch " + channel + ": " + window.describe() + ", " + arrivals.describe();
     }
 
     private void checkUsable() {
-        if (qp.state() == QpState.ERR) throw new ExecFailure.LinkLost(peer, channel, null, "queue pair is in ERR");
+        if (qp.state() == QpState.ERR) throw new ExecFailure.LinkLost(peer, channel, WcStatus.WR_FLUSH_ERR, "queue pair is in ERR");
     }
 
     /** Moves the queue pair to ERR so the peer notices at once; idempotent. */

@@ -2,7 +2,6 @@ package dev.jccl.exec;
 
 import dev.jccl.DataType;
 import dev.jccl.ReduceOp;
-import dev.jccl.reduce.ReduceKernels;
 
 import java.util.Objects;
 
@@ -11,7 +10,7 @@ import java.util.Objects;
  * with (SUM for AVG, whose division happens once at the end), the kernels, and the fingerprint every
  * chunk of the operation carries.
  */
-public record OpSpec(DataType type, ReduceOp reduceWith, ReduceKernels kernels, int fingerprint) {
+public record OpSpec(DataType type, ReduceOp reduceWith, Kernels kernels, int fingerprint) {
     public OpSpec {
         Objects.requireNonNull(type, "type");
         Objects.requireNonNull(reduceWith, "reduceWith");

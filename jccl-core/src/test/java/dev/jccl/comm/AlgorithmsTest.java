@@ -25,7 +25,9 @@ class AlgorithmsTest {
             "halving_doubling, shm, 8, 1, auto, 1M",
             "halving_doubling, tcp, 5, 1, 4K,   32K",
             "hierarchical,     shm, 4, 2, 4K,   64K",
+            "hierarchical,     tcp, 4, 1, 8K,   64K",
             "pairwise,         shm, 3, 2, 4K,   64K",
+            "pairwise,         tcp, 4, 1, 4K,   64K",
     })
     @Timeout(120)
     void forcedAlgorithm(String algo, String provider, int n, String channels, String chunk, String buff) throws Exception {

@@ -18,7 +18,11 @@ public final class AllReduceBench {
         String provider = args.length > 1 ? args[1] : "shm";
         long[] sizes = args.length > 2 ? java.util.Arrays.stream(args, 2, args.length).mapToLong(Long::parseLong).toArray()
                 : new long[] {8, 1 << 10, 64 << 10, 1 << 20, 16 << 20, 64 << 20};
-        List<String> lines = Ranks.run(n, Ranks.knobs("JCCL_TRANSPORT", provider, "JCCL_TIMEOUT", "60s"), comm -> {
+        java.util.Map<String, String> knobs = Ranks.knobs("JCCL_TRANSPORT", provider, "JCCL_TIMEOUT", "60s");
+        for (String k : new String[] {"JCCL_NCHANNELS", "JCCL_CHUNKSIZE", "JCCL_BUFFSIZE", "JCCL_ALGO"}) {
+            if (System.getProperty(k) != null) knobs.put(k, System.getProperty(k));
+        }
+        List<String> lines = Ranks.run(n, knobs, comm -> {
             StringBuilder out = new StringBuilder();
             for (long bytes : sizes) {
                 long count = bytes / 4;

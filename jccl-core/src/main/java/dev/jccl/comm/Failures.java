@@ -1,0 +1,94 @@
+package dev.jccl.comm;
+
+import dev.jccl.exec.ExecFailure;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * Turns whatever stopped this rank into the communicator's {@link Failure}: decides which failure
+ * was first (this rank's, published with a compare-and-set, or another rank's, adopted), breaks
+ * every link so the peers notice, gathers every rank's flight recorder (bounded) and builds the
+ * report. Runs on the progress thread, after the failure; nothing here is on the hot path.
+ */
+final class Failures {
+    /** Another rank published a failure. */
+    static final class AbortSeen extends RuntimeException {
+        final AbortRecord record;
+
+        AbortSeen(AbortRecord record) {
+            super(record.reason(), null, false, false);
+            this.record = record;
+        }
+    }
+
+    /** The current operation made no progress for JCCL_TIMEOUT. */
+    static final class StallTimeout extends RuntimeException {
+        final long stalledNs;
+
+        StallTimeout(long stalledNs) {
+            super("no progress for " + stalledNs + " ns", null, false, false);
+            this.stalledNs = stalledNs;
+        }
+    }
+
+    private final int rank;
+    private final int size;
+    private final long gatherNs;
+    private final AbortBoard board;
+    private final LinkTable links;
+    private final FlightRecorder recorder;
+
+    Failures(int rank, int size, long gatherNs, AbortBoard board, LinkTable links, FlightRecorder recorder) {
+        this.rank = rank;
+        this.size = size;
+        this.gatherNs = gatherNs;
+        this.board = board;
+        this.links = links;
+        this.recorder = recorder;
+    }
+
+    Failure handle(Throwable t, Operation op) {
+        OpDescriptor mine = op == null ? null : op.desc;
+        Set<Integer> waitingOn = new TreeSet<>();
+        String localState = op == null || op.run == null ? null : "waiting: " + op.run.describeWaiting(waitingOn);
+        AbortRecord first;
+        try {
+            first = first(t, mine, waitingOn);
+        } catch (RuntimeException storeDown) {
+            first = new AbortRecord(Failure.Kind.ERROR, rank, -1, t + " (and the store failed too: " + storeDown.getMessage() + ")");
+        }
+        links.breakAll();
+        Map<Integer, List<FlightRecorder.Published>> recs;
+        try {
+            board.publishRecorder(recorder);
+            recs = board.gatherRecorders(gatherNs, first.kind() == Failure.Kind.PEER_LOST ? first.lostRank() : -1);
+        } catch (RuntimeException storeDown) {
+            recs = Map.of(rank, FlightRecorder.decode(recorder.encode()));
+        }
+        boolean expected = t instanceof AbortSeen || t instanceof StallTimeout || t instanceof ExecFailure;
+        return FailureReport.build(first, rank, size, recs, mine, localState, recorder.dump(rank), expected ? null : t);
+    }
+
+    /** This rank's failure, published unless another rank's came first, or the one another rank published. */
+    private AbortRecord first(Throwable t, OpDescriptor mine, Set<Integer> waitingOn) {
+        String where = mine == null ? "between operations" : mine.describe() + " (seq " + mine.opSeq() + " on rank " + rank + ")";
+        return switch (t) {
+            case AbortSeen a -> a.record;
+            case ExecFailure.Mismatch m -> board.raise(new AbortRecord(Failure.Kind.MISMATCH, rank, -1,
+                    "detected by rank " + rank + " in " + where + ": " + m.getMessage()));
+            case ExecFailure.LinkLost l -> board.poll().orElseGet(() -> board.raise(l.peerGone()
+                    ? new AbortRecord(Failure.Kind.PEER_LOST, rank, l.peer(), "rank " + rank + " lost its link to rank " + l.peer()
+                            + " in " + where + ": " + l.getMessage())
+                    : new AbortRecord(Failure.Kind.ERROR, rank, -1, "transport error in " + where + ": " + l.getMessage())));
+            case StallTimeout s -> board.raise(new AbortRecord(Failure.Kind.TIMEOUT, rank, -1, where + " made no progress for "
+                    + s.stalledNs / 1_000_000 + " ms (JCCL_TIMEOUT)" + (waitingOn.isEmpty() ? ""
+                    : "; rank " + rank + " waits on " + FailureReport.ranks(List.copyOf(waitingOn)))));
+            case LinkTable.ConnectTimeoutException c -> board.raise(new AbortRecord(Failure.Kind.TIMEOUT, rank, -1,
+                    where + " could not start: " + c.getMessage()));
+            default -> board.raise(new AbortRecord(Failure.Kind.ERROR, rank, -1, where + " failed on rank " + rank + ": " + t));
+        };
+    }
+}

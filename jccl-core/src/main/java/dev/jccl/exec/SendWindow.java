@@ -1,0 +1,67 @@
+package dev.jccl.exec;
+
+/**
+ * The sending half of a link's flow control: chunks posted, chunks the peer has freed (credits
+ * received), chunks completed locally, credit messages in flight, and which operation each posted
+ * chunk belongs to, so its local completion can be counted for that operation.
+ *
+ * <p>A chunk may be posted while fewer than {@code slots} chunks are unfreed by the peer and
+ * uncompleted here, and the send queue has room for it. Not thread-safe (progress thread only).
+ */
+final class SendWindow {
+    private final int slots;
+    private final int sendDepth;
+    private final int[] opOf;
+    private long posted;
+    private long freed;
+    private long completed;
+    private int creditsInFlight;
+
+    SendWindow(int slots, int sendDepth) {
+        this.slots = slots;
+        this.sendDepth = sendDepth;
+        this.opOf = new int[slots];
+    }
+
+    boolean canPostData() {
+        return posted - freed < slots && posted - completed < slots && roomInSendQueue();
+    }
+
+    boolean roomInSendQueue() {
+        return (int) (posted - completed) + creditsInFlight < sendDepth;
+    }
+
+    /** The chunk index the next data chunk gets (which slot of the peer's FIFO it fills). */
+    long nextChunk() {
+        return posted;
+    }
+
+    void dataPosted(int op) {
+        opOf[(int) (posted % slots)] = op;
+        posted++;
+    }
+
+    /** A data chunk completed locally (completions arrive in posting order); returns its operation. */
+    int dataCompleted() {
+        if (completed == posted) throw new IllegalStateException("a data completion for a chunk never posted");
+        return opOf[(int) (completed++ % slots)];
+    }
+
+    /** The peer freed {@code n} slots; false if it freed more than were ever sent (a broken peer). */
+    boolean freed(int n) {
+        freed += n;
+        return freed <= posted;
+    }
+
+    void creditPosted() {
+        creditsInFlight++;
+    }
+
+    void creditCompleted() {
+        creditsInFlight--;
+    }
+
+    String describe() {
+        return "sent " + posted + " (freed " + freed + ", completed " + completed + ")";
+    }
+}

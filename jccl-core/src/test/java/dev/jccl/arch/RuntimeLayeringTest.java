@@ -1,0 +1,60 @@
+package dev.jccl.arch;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import dev.jccl.DataType;
+import dev.jccl.ReduceOp;
+import dev.jccl.comm.CommFactory;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.belongToAnyOf;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+
+/**
+ * The package rules of the collective runtime: the public API reaches the runtime through one
+ * factory; the runtime ({@code comm}) sees the executor, schedules, bootstrap and the verbs SPI; the
+ * executor ({@code exec}) sees schedules, kernels and the verbs SPI, but neither bootstrap nor the
+ * runtime; neither names a provider or the providers' shared code.
+ */
+class RuntimeLayeringTest {
+    private static JavaClasses core;
+
+    @BeforeAll
+    static void importClasses() {
+        core = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                .importPackages("dev.jccl");
+    }
+
+    @Test
+    void theExecutorSeesSchedulesKernelsAndTheSpiOnly() {
+        classes().that().resideInAPackage("dev.jccl.exec..")
+                .should().onlyDependOnClassesThat(resideInAnyPackage("dev.jccl.exec..", "dev.jccl.algo..", "dev.jccl.reduce..",
+                        "dev.jccl.verbs", "dev.jccl.trace..", "dev.jccl.config..", "dev.jccl.util..", "java..")
+                        .or(belongToAnyOf(DataType.class, ReduceOp.class)))
+                .check(core);
+    }
+
+    @Test
+    void theRuntimeSeesTheExecutorBootstrapAndTheSpiButNoProviderCode() {
+        classes().that().resideInAPackage("dev.jccl.comm..")
+                .should().onlyDependOnClassesThat().resideInAnyPackage("dev.jccl", "dev.jccl.comm..", "dev.jccl.algo..",
+                        "dev.jccl.exec..", "dev.jccl.bootstrap..", "dev.jccl.verbs", "dev.jccl.trace..", "dev.jccl.config..",
+                        "dev.jccl.util..", "java..")
+                .check(core);
+    }
+
+    @Test
+    void thePublicApiReachesTheRuntimeThroughOneFactory() {
+        classes().that().resideInAPackage("dev.jccl")
+                .should().onlyDependOnClassesThat(resideInAnyPackage("dev.jccl", "dev.jccl.config..", "dev.jccl.util..",
+                        "dev.jccl.bootstrap..", "java..").or(belongToAnyOf(CommFactory.class)))
+                .check(core);
+        noClasses().that().resideOutsideOfPackages("dev.jccl", "dev.jccl.comm..")
+                .should().dependOnClassesThat().resideInAPackage("dev.jccl.comm..")
+                .check(core);
+    }
+}
