@@ -30,12 +30,17 @@ final class CommRanks {
     private CommRanks() {}
 
     static <T> List<T> run(int n, String provider, Body<T> body) {
+        return run(n, provider, Map.of(), body);
+    }
+
+    /** With extra knobs for every rank, e.g. JCCL_TRACE. */
+    static <T> List<T> run(int n, String provider, Map<String, String> knobs, Body<T> body) {
         Path dir = tempDir();
         List<T> results = Collections.synchronizedList(new ArrayList<>(Collections.nCopies(n, null)));
         try (MemoryStore store = new MemoryStore()) {
             RankRunner.run(n, TimeUnit.SECONDS.toNanos(90), rank -> {
                 CommOptions opts = CommOptions.builder().rank(rank).size(n).store(store).ignoreEnvironment()
-                        .transports(provider).knobs(Map.of("JCCL_SHM_DIR", dir.toString(), "JCCL_TIMEOUT", "30s")).build();
+                        .transports(provider).knobs(Map.of("JCCL_SHM_DIR", dir.toString(), "JCCL_TIMEOUT", "30s")).knobs(knobs).build();
                 try (Communicator comm = Jccl.init(opts)) {
                     results.set(rank, body.run(comm));
                 }

@@ -178,6 +178,25 @@ class DataParallelTrainingTest {
         }
     }
 
+    /** With JCCL_TRACE set the runtime records each channel's chunk sends and reductions on the rank's timeline too. */
+    @Test
+    void tracingRecordsChunkTransfersAndReductionsPerChannel() {
+        TrainSettings s = new TrainSettings(2, 1, 8, 1, 0, DataType.FLOAT32, true, 4096, Sharding.REPLICATED, 0);
+        long since = Timeline.toEpochNs(Timeline.nowNs());
+        List<List<TraceEvent>> traces = CommRanks.run(2, "shm", java.util.Map.of("JCCL_TRACE", "unused.json"), comm -> {
+            Timeline timeline = Timeline.registered(comm.rank());
+            try (RankTrainer t = new RankTrainer(SMALL, s, new CommunicatorCollectives(comm), timeline)) {
+                t.step(0);
+            }
+            return timeline.events().stream().filter(e -> e.startNs() >= since).toList();
+        });
+        for (List<TraceEvent> ev : traces) {
+            assertTrue(ev.stream().anyMatch(e -> e.track().equals("ch0 send") && e.name().startsWith("chunk 0 -> rank ")), "sends: " + ev);
+            assertTrue(ev.stream().anyMatch(e -> e.track().equals("ch0 reduce")), "reductions: " + ev);
+            assertTrue(ev.stream().anyMatch(e -> e.track().equals("allreduce bucket 0")), "buckets on the same timeline");
+        }
+    }
+
     private static List<TraceEvent> t(List<TraceEvent> ev, String track) {
         return ev.stream().filter(e -> e.track().equals(track)).toList();
     }
