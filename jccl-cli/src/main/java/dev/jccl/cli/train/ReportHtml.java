@@ -87,7 +87,10 @@ final class ReportHtml {
                     return span != null && e.startNs() >= span.startNs() && e.startNs() <= span.endNs()
                             && (!e.track().equals("step") || e == span);
                 }).sorted(Comparator.comparingInt(TraceEvent::rank).thenComparingLong(TraceEvent::startNs)).toList();
-        for (TraceEvent e : inside) rows.putIfAbsent("rank " + e.rank() + " · " + e.track(), rows.size());
+        // Rows grouped per rank: the step, then the training loop's tracks in the order they run, then the channels'.
+        inside.stream().sorted(Comparator.comparingInt(TraceEvent::rank).thenComparingInt(e -> rowOrder(e.track()))
+                        .thenComparing(TraceEvent::track))
+                .forEach(e -> rows.putIfAbsent("rank " + e.rank() + " · " + e.track(), rows.size()));
         StringBuilder ev = new StringBuilder("[");
         for (TraceEvent e : inside) {
             if (ev.length() > 1) ev.append(',');
@@ -101,6 +104,15 @@ final class ReportHtml {
         t.strings("rows", new ArrayList<>(rows.keySet()));
         t.raw("events", ev.append(']').toString());
         return t.close();
+    }
+
+    private static int rowOrder(String track) {
+        if (track.equals("step")) return 0;
+        if (track.equals("forward")) return 1;
+        if (track.equals("backward")) return 2;
+        if (track.startsWith("allreduce") || track.startsWith("reduce-scatter")) return 3;
+        if (track.equals("optimizer")) return 4;
+        return 5;
     }
 
     private static String resource(String name) {
