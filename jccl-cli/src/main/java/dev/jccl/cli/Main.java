@@ -1,8 +1,8 @@
 package dev.jccl.cli;
 
-import dev.jccl.cli.demo.RingDemoCommand;
 import dev.jccl.cli.launch.LaunchCommand;
 import dev.jccl.cli.perf.PerfCommand;
+import dev.jccl.cli.train.TrainDemoCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -11,19 +11,21 @@ import picocli.CommandLine.Command;
         description = "Collective communication for the JVM, and the tools around it.",
         subcommands = {
                 CommandLine.HelpCommand.class,
-                RingDemoCommand.class,
+                TrainDemoCommand.class,
                 DevinfoCommand.class,
                 LaunchCommand.class,
                 PerfCommand.class,
         })
 public final class Main implements Runnable {
     public static void main(String[] args) {
-        int rc = new CommandLine(new Main())
+        CommandLine cli = new CommandLine(new Main());
+        PerfCommand.registerTests(cli.getSubcommands().get("perf"));
+        int rc = cli
                 .setCaseInsensitiveEnumValuesAllowed(true)
                 .setExecutionExceptionHandler((e, cmd, parsed) -> {
                     // A bad knob, an unreachable peer, a timeout: say what and why, without a stack
                     // trace (JCCL_DEBUG=TRACE shows one).
-                    cmd.getErr().println("jccl " + cmd.getCommandName() + ": " + e.getMessage());
+                    cmd.getErr().println(cmd.getCommandSpec().qualifiedName() + ": " + e.getMessage());
                     if ("TRACE".equalsIgnoreCase(System.getenv("JCCL_DEBUG"))) e.printStackTrace(cmd.getErr());
                     return 2;
                 })

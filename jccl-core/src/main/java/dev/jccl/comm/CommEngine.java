@@ -3,6 +3,7 @@ package dev.jccl.comm;
 import dev.jccl.exec.Kernels;
 import dev.jccl.trace.Log;
 import dev.jccl.trace.Subsys;
+import dev.jccl.trace.Timeline;
 
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -51,14 +52,14 @@ final class CommEngine implements AutoCloseable {
     private volatile boolean draining;
 
     CommEngine(int rank, int size, long timeoutNs, Transports transports, LinkTable links, PlanCache plans, Scratch scratch,
-               FlightRecorder recorder, AbortBoard board, Kernels kernels, IdlePolicy idlePolicy) {
+               FlightRecorder recorder, AbortBoard board, Kernels kernels, IdlePolicy idlePolicy, Timeline timeline) {
         this.rank = rank;
         this.size = size;
         this.timeoutNs = timeoutNs;
         this.pollNs = Math.clamp(timeoutNs / 20, 10_000_000L, 250_000_000L);
         this.transports = transports;
         this.links = links;
-        this.runs = new RunBuilder(size, plans, links, scratch, kernels);
+        this.runs = new RunBuilder(size, plans, links, scratch, kernels, timeline);
         this.scratch = scratch;
         this.recorder = recorder;
         this.board = board;

@@ -12,6 +12,7 @@ import dev.jccl.config.Knobs;
 import dev.jccl.exec.FifoDescriptor;
 import dev.jccl.exec.Kernels;
 import dev.jccl.trace.Log;
+import dev.jccl.trace.Timeline;
 import dev.jccl.trace.Subsys;
 import dev.jccl.util.Sizes;
 
@@ -89,7 +90,9 @@ public final class CommFactory {
         Scratch scratch = new Scratch();
         AbortBoard board = new AbortBoard(ns, rank, size);
         CommEngine engine = new CommEngine(rank, size, timeoutNs, transports, links, plans, scratch,
-                new FlightRecorder(RECORDER_ENTRIES), board, kernels, IdlePolicy.forRanks(who.localSize()));
+                new FlightRecorder(RECORDER_ENTRIES), board, kernels, IdlePolicy.forRanks(who.localSize()),
+                // JCCL_TRACE: chunk transfers and reductions go on this rank's shared timeline.
+                config.get(Knobs.TRACE).isEmpty() ? Timeline.DISABLED : Timeline.registered(rank));
         Log.info(Subsys.INIT, "rank %d/%d (%s): host %s, local rank %d of %d, %s; providers %s; FIFO %d x %s per link; kernels %s",
                 rank, size, namespace, hostId, who.localRank(), who.localSize(), who.topology().describe(), providers,
                 fifo.slotCount(), Sizes.formatBytes(fifo.slotBytes()), kernels.description());

@@ -7,6 +7,7 @@ import dev.jccl.exec.ChannelProgram;
 import dev.jccl.exec.Kernels;
 import dev.jccl.exec.OpRun;
 import dev.jccl.exec.OpSpec;
+import dev.jccl.trace.Timeline;
 
 import java.lang.foreign.MemorySegment;
 
@@ -23,8 +24,10 @@ final class RunBuilder {
     private final Scratch scratch;
     private final Kernels kernels;
     private final UserMemory memory = new UserMemory();
+    private final Timeline timeline;
 
-    RunBuilder(int size, PlanCache plans, LinkTable links, Scratch scratch, Kernels kernels) {
+    RunBuilder(int size, PlanCache plans, LinkTable links, Scratch scratch, Kernels kernels, Timeline timeline) {
+        this.timeline = timeline;
         this.size = size;
         this.plans = plans;
         this.links = links;
@@ -47,6 +50,6 @@ final class RunBuilder {
         boolean avg = d.op() == ReduceOp.AVG;
         ReduceOp with = d.op() == null || avg ? ReduceOp.SUM : d.op();
         OpSpec spec = new OpSpec(type, with, kernels, d.fingerprint());
-        return OpRun.start(c.programs(), links, bindings, spec, avg ? op.out : null, d.count(), size);
+        return OpRun.start(c.programs(), links, bindings, spec, avg ? op.out : null, d.count(), size, timeline);
     }
 }

@@ -50,11 +50,13 @@ public final class Knobs {
     public static final Knob<String> REDUCE_KERNEL = new Knob<>("JCCL_REDUCE_KERNEL", "vector",
             s -> oneOf(s, "vector", "scalar"),
             "reduction kernels: vector (Vector API; scalar if jdk.incubator.vector is not loaded) or scalar (the reference)");
+    public static final Knob<String> TRACE = new Knob<>("JCCL_TRACE", "",
+            String::trim, "write a Chrome Trace Event timeline (Perfetto, chrome://tracing) to this file; empty = off");
 
     /** All knobs, in the order devinfo -v prints them. */
     public static final List<Knob<?>> ALL = List.of(DEBUG, DEBUG_SUBSYS, DEBUG_FILE, TRANSPORT, TIMEOUT_NS,
             QPS_PER_CONNECTION, SOCKET_IFNAME, AUTH_TOKEN, SHM_DIR, HEARTBEAT_NS, RNR_TIMEOUT_NS, HOST_ID,
-            STORE_HOSTED, ALGO, NCHANNELS, CHUNKSIZE, BUFFSIZE, REDUCE_KERNEL);
+            STORE_HOSTED, ALGO, NCHANNELS, CHUNKSIZE, BUFFSIZE, REDUCE_KERNEL, TRACE);
 
     private static String level(String s) {
         String v = s.trim().toUpperCase(Locale.ROOT);

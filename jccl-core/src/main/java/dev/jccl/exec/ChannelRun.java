@@ -24,10 +24,12 @@ final class ChannelRun implements Link.SendListener {
     private final int eb;
     private final int[] posted;
     private final int[] done;
+    private final ChunkTrace trace;
     private int firstOpen;
 
-    ChannelRun(ChannelProgram p, Link[] linkOf, Bindings bind, OpSpec spec) {
+    ChannelRun(ChannelProgram p, Link[] linkOf, Bindings bind, OpSpec spec, ChunkTrace trace) {
         this.p = p;
+        this.trace = trace;
         this.linkOf = linkOf;
         this.bind = bind;
         this.spec = spec;
@@ -47,6 +49,10 @@ final class ChannelRun implements Link.SendListener {
 
     @Override
     public void sendCompleted(int op) {
+        if (trace.enabled()) {
+            long first = done[op] * p.chunkElems;
+            trace.sendCompleted(op, done[op], p.peer[op], Math.min(p.chunkElems, p.count[op] - first) * eb);
+        }
         done[op]++;
     }
 
@@ -83,6 +89,7 @@ final class ChannelRun implements Link.SendListener {
             long bytes = Math.min(p.chunkElems, p.count[k] - first) * eb;
             MemorySegment src = bind.segment(p.srcBuf[k], p.channel);
             MemoryRegion mr = bind.region(p.srcBuf[k], p.channel, link.pd(), link.pdIndex());
+            trace.posted(k, c);
             link.postData(new Sge(src.address() + (p.srcOff[k] + first) * eb, bytes, mr.lkey()), spec.fingerprint(), this, k);
             posted[k]++;
             n++;
@@ -118,6 +125,7 @@ final class ChannelRun implements Link.SendListener {
             }
             MemorySegment dst = bind.segment(p.dstBuf[k], p.channel);
             long dstOff = (p.dstOff[k] + first) * eb;
+            long startNs = trace.now();
             if (p.reduce[k]) {
                 MemorySegment operand = bind.segment(p.srcBuf[k], p.channel).asSlice((p.srcOff[k] + first) * eb, bytes);
                 // Local operand first, incoming second: the order every rank's schedule agrees on.
@@ -126,6 +134,7 @@ final class ChannelRun implements Link.SendListener {
             } else {
                 MemorySegment.copy(link.slots(), link.arrivalOffset(), dst, dstOff, bytes);
             }
+            trace.received(done[k], p.peer[k], bytes, p.reduce[k], startNs);
             link.consumed();
             // Return slots once half the FIFO is held, so a streaming peer never waits for them.
             link.flushCredits(false);

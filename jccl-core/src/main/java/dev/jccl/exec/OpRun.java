@@ -1,5 +1,7 @@
 package dev.jccl.exec;
 
+import dev.jccl.trace.Timeline;
+
 import java.lang.foreign.MemorySegment;
 import java.util.Set;
 import java.util.TreeSet;
@@ -36,15 +38,16 @@ public final class OpRun {
      *
      * @param avgTarget the memory to divide when the operator is AVG ({@code avgCount} elements by
      *                  {@code contributions}); null otherwise or where this rank has no result
+     * @param timeline  where chunk transfers and reductions are recorded (JCCL_TRACE), or disabled
      */
     public static OpRun start(ChannelProgram[] programs, LinkSource links, Bindings bindings, OpSpec spec,
-                              MemorySegment avgTarget, long avgCount, int contributions) {
+                              MemorySegment avgTarget, long avgCount, int contributions, Timeline timeline) {
         ChannelRun[] runs = new ChannelRun[programs.length];
         for (int c = 0; c < programs.length; c++) {
             ChannelProgram p = programs[c];
             Link[] linkOf = new Link[p.ops];
             for (int k = 0; k < p.ops; k++) if (p.peer[k] >= 0) linkOf[k] = links.link(p.peer[k], p.channel);
-            runs[c] = new ChannelRun(p, linkOf, bindings, spec);
+            runs[c] = new ChannelRun(p, linkOf, bindings, spec, new ChunkTrace(timeline, p));
         }
         return new OpRun(runs, spec, avgTarget, avgCount, contributions);
     }

@@ -89,4 +89,12 @@ class LayeringTest {
                         "dev.jccl.verbs.tcp..", "dev.jccl.algo..", "dev.jccl.reduce..")
                 .allowEmptyShould(true).check(core);
     }
+
+    @Test
+    void dataParallelismIsAClientOfThePublicApi() {
+        classes().that().resideInAPackage("dev.jccl.ddp..")
+                .should().onlyDependOnClassesThat().resideInAnyPackage("dev.jccl", "dev.jccl.ddp..", "dev.jccl.trace..",
+                        "dev.jccl.util..", "java..")
+                .check(core);
+    }
 }

@@ -15,10 +15,10 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 
 /**
- * {@code jccl demo}: local ranks connect over a provider and pass registered buffers around a ring
+ * {@code jccl demo ring}: local ranks connect over a provider and pass registered buffers around a ring
  * with RDMA_WRITE_WITH_IMM, verifying every byte, then rank 0 prints what travelled where.
  */
-@Command(name = "demo", mixinStandardHelpOptions = true, sortOptions = false,
+@Command(name = "ring", mixinStandardHelpOptions = true, sortOptions = false,
         description = "Launch local ranks that pass registered buffers around a ring with RDMA_WRITE_WITH_IMM,"
                 + " verify every byte and print what travelled where.")
 public final class RingDemoCommand implements Callable<Integer> {
@@ -39,8 +39,8 @@ public final class RingDemoCommand implements Callable<Integer> {
         long bytes = Sizes.parseBytes(size);
         if (ranks < 2) throw new IllegalArgumentException("--ranks must be >= 2 for a ring, got " + ranks);
         if (!RankJob.insideJob()) {
-            System.out.printf("jccl demo: %d ranks on this host, %s each, over %s%n", ranks, Sizes.formatBytes(bytes), transport);
-            return RankJob.launch(ranks, List.of("demo", "--ranks", Integer.toString(ranks), "--transport", transport,
+            System.out.printf("jccl demo ring: %d ranks on this host, %s each, over %s%n", ranks, Sizes.formatBytes(bytes), transport);
+            return RankJob.launch(ranks, List.of("demo", "ring", "--ranks", Integer.toString(ranks), "--transport", transport,
                     "--size", size), Map.of(), Sizes.parseDurationNs(timeout));
         }
         Config config = Config.fromEnvironment();

@@ -1,83 +1,31 @@
 package dev.jccl.cli.perf;
 
-import dev.jccl.bootstrap.Rendezvous;
-import dev.jccl.cli.RankJob;
-import dev.jccl.config.Config;
-import dev.jccl.config.Knobs;
-import dev.jccl.util.Sizes;
+import dev.jccl.cli.perf.coll.CollPerfCommand;
+import dev.jccl.cli.perf.coll.CollTest;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
-
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-import java.util.concurrent.Callable;
 
 /**
- * {@code jccl perf <test>}: perftest-style point-to-point tests between two ranks. Started by hand it
- * launches the two local ranks itself; under {@code jccl launch} it is one of them.
+ * {@code jccl perf <test>}: perftest-style point-to-point tests and nccl-tests-style collective
+ * tests. Each test is a subcommand with its tool's own flags (perftest's -b means bidirectional,
+ * nccl-tests' -b the smallest size), so each keeps the flags people already type.
  */
-@Command(name = "perf", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Point-to-point tests in the style of perftest, between two ranks.",
-                "Tests: write_bw, send_bw, read_bw, write_lat, send_lat. MB/sec means 10^6 bytes per second."})
-public final class PerfCommand implements Callable<Integer> {
-    @Parameters(index = "0", paramLabel = "TEST", description = "write_bw | send_bw | read_bw | write_lat | send_lat")
-    String test;
+@Command(name = "perf", mixinStandardHelpOptions = true,
+        description = {"Performance tests.",
+                "Point-to-point (perftest style): write_bw, send_bw, read_bw, write_lat, send_lat.",
+                "Collectives (nccl-tests style): allreduce, reduce_scatter, all_gather, broadcast, reduce, alltoall."})
+public final class PerfCommand implements Runnable {
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
 
-    @Option(names = "-a", description = "all sizes: powers of two from 2 B to 8 MiB")
-    boolean allSizes;
-
-    @Option(names = "-s", paramLabel = "SIZE", description = "message size, e.g. 8, 64K, 4M (default 65536 for bw, 2 for lat)")
-    String size;
-
-    @Option(names = "-n", paramLabel = "ITERS", description = "iterations per size (default 5000 bw, 1000 lat)")
-    Integer iterations;
-
-    @Option(names = "-q", paramLabel = "QPS", defaultValue = "1", description = "queue pairs (default ${DEFAULT-VALUE})")
-    int qps;
-
-    @Option(names = "-b", description = "bidirectional: both ranks send at once (bandwidth tests)")
-    boolean bidirectional;
-
-    @Option(names = {"-t", "--tx-depth"}, defaultValue = "128", description = "messages in flight (default ${DEFAULT-VALUE})")
-    int txDepth;
-
-    @Option(names = {"-p", "--provider"}, defaultValue = "shm", description = "shm or tcp (default ${DEFAULT-VALUE})")
-    String provider;
-
-    @Option(names = "--timeout", defaultValue = "120s", description = "stop the whole run after this (default ${DEFAULT-VALUE})")
-    String timeout;
+    /** Adds one subcommand per test to the {@code perf} command line. */
+    public static void registerTests(CommandLine perf) {
+        for (PerfTest t : PerfTest.values()) perf.addSubcommand(t.cliName(), new P2pPerfCommand(t));
+        for (CollTest t : CollTest.values()) perf.addSubcommand(t.cliName(), new CollPerfCommand(t));
+    }
 
     @Override
-    public Integer call() {
-        PerfTest t = PerfTest.parse(test);
-        List<Long> sizes = allSizes ? PerfOptions.allSizes()
-                : List.of(size != null ? Sizes.parseBytes(size) : (t.latency ? 2L : 65536L));
-        int iters = iterations != null ? iterations : (t.latency ? 1000 : 5000);
-        PerfOptions o = new PerfOptions(t, sizes, iters, qps, bidirectional, txDepth, provider);
-        if (!RankJob.insideJob()) {
-            List<String> args = new ArrayList<>(List.of("perf", test, "-n", Integer.toString(iters), "-q",
-                    Integer.toString(qps), "-t", Integer.toString(txDepth), "-p", provider));
-            if (allSizes) args.add("-a");
-            if (size != null) args.addAll(List.of("-s", size));
-            if (bidirectional) args.add("-b");
-            // A SEND that finds no receive waits this long; a perf run must not fail on a slow repost.
-            Map<String, String> env = System.getenv("JCCL_RNR_TIMEOUT") == null
-                    ? Map.of("JCCL_RNR_TIMEOUT", "2s") : Map.of();
-            return RankJob.launch(2, args, env, Sizes.parseDurationNs(timeout));
-        }
-        Config config = Config.fromEnvironment();
-        RankJob.configureLog(config);
-        try (Rendezvous rv = Rendezvous.fromEnvironment()) {
-            int rank = rv.environment().rank();
-            if (rv.environment().worldSize() != 2) {
-                throw new IllegalArgumentException("perf runs between exactly 2 ranks, this job has "
-                        + rv.environment().worldSize());
-            }
-            Exchange ex = new StoreExchange(rv.store(), rank, 1 - rank, config.get(Knobs.TIMEOUT_NS));
-            PerfRunner.run(o, rank, config, ex, System.out);
-        }
-        return 0;
+    public void run() {
+        spec.commandLine().usage(System.out);
     }
 }

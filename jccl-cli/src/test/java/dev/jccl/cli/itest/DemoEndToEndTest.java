@@ -18,7 +18,7 @@ import java.util.stream.Stream;
 import static org.junit.jupiter.api.Assertions.*;
 
 /**
- * {@code jccl demo} as a user runs it: a CLI JVM that launches its own rank JVMs. With JCCL_DEBUG=INFO
+ * {@code jccl demo ring} as a user runs it: a CLI JVM that launches its own rank JVMs. With JCCL_DEBUG=INFO
  * and JCCL_DEBUG_FILE=.../rank%r.log each rank logs into its own file which data path it really used.
  */
 class DemoEndToEndTest {
@@ -37,10 +37,10 @@ class DemoEndToEndTest {
         Map<String, String> env = Map.of("JCCL_TIMEOUT", "30s", "JCCL_DEBUG", "INFO",
                 "JCCL_DEBUG_FILE", logs.resolve("rank%r.log").toString());
         CliRun run = CliRun.run(env, Duration.ofSeconds(55),
-                "demo", "--ranks", "3", "--size", "1M", "--transport", provider, "--timeout", "50s");
+                "demo", "ring", "--ranks", "3", "--size", "1M", "--transport", provider, "--timeout", "50s");
         assertEquals(0, run.exitCode(), run.describe());
         List<String> lines = run.stdoutLines();
-        assertTrue(lines.contains("jccl demo: 3 ranks on this host, 1 MiB each, over " + provider), run.describe());
+        assertTrue(lines.contains("jccl demo ring: 3 ranks on this host, 1 MiB each, over " + provider), run.describe());
         assertTrue(lines.contains("[0] ring complete: 3 ranks, 2 steps, 6 MiB moved and verified, 0 bytes wrong"), run.describe());
         String path = Pattern.quote(ProviderUnderTest.DATA_PATH.getOrDefault(provider, ""));
         for (int rank = 0; rank < 3; rank++) {
@@ -75,9 +75,9 @@ class DemoEndToEndTest {
     @Test
     @Timeout(30)
     void aRingOfOneRankIsRefusedBeforeAnythingIsLaunched() throws Exception {
-        CliRun run = CliRun.run(Map.of(), Duration.ofSeconds(25), "demo", "--ranks", "1");
+        CliRun run = CliRun.run(Map.of(), Duration.ofSeconds(25), "demo", "ring", "--ranks", "1");
         assertNotEquals(0, run.exitCode(), run.describe());
-        assertEquals("jccl demo: --ranks must be >= 2 for a ring, got 1", run.stderr().strip(), run.describe());
+        assertEquals("jccl demo ring: --ranks must be >= 2 for a ring, got 1", run.stderr().strip(), run.describe());
         assertEquals("", run.stdout(), "nothing launched: " + run.describe());
     }
 }

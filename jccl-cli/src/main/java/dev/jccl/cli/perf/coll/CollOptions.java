@@ -1,0 +1,36 @@
+package dev.jccl.cli.perf.coll;
+
+import dev.jccl.DataType;
+import dev.jccl.ReduceOp;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One collective perf run, with nccl-tests' flags: sizes from {@code minBytes} to {@code maxBytes}
+ * multiplied by {@code factor}, {@code iters} timed and {@code warmup} untimed calls per size,
+ * {@code check} to verify results against the known pattern before timing.
+ */
+public record CollOptions(CollTest test, long minBytes, long maxBytes, long factor, int iters, int warmup,
+                          boolean check, ReduceOp op, DataType type, int root, boolean json) {
+    public CollOptions {
+        if (minBytes < 0 || maxBytes < minBytes) {
+            throw new IllegalArgumentException("sizes must satisfy 0 <= -b <= -e, got -b " + minBytes + " -e " + maxBytes);
+        }
+        if (factor < 2) throw new IllegalArgumentException("-f must be >= 2, got " + factor);
+        if (iters < 1 || warmup < 0) throw new IllegalArgumentException("-n must be >= 1 and -w >= 0");
+        if (root < 0) throw new IllegalArgumentException("-r must be >= 0, got " + root);
+    }
+
+    /** The sizes to run, in bytes, each rounded down to whole elements of every rank's block. */
+    List<Long> sizes(int ranks) {
+        List<Long> out = new ArrayList<>();
+        long unit = (long) type.byteSize() * (test.blockPerRank() ? ranks : 1);
+        for (long s = minBytes; s <= maxBytes; s = s == 0 ? 1 : s * factor) {
+            long rounded = s / unit * unit;
+            if (out.isEmpty() || out.getLast() != rounded) out.add(rounded);
+            if (s > Long.MAX_VALUE / factor) break;
+        }
+        return out;
+    }
+}

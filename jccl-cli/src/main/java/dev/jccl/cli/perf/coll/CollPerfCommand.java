@@ -1,0 +1,94 @@
+package dev.jccl.cli.perf.coll;
+
+import dev.jccl.Communicator;
+import dev.jccl.DataType;
+import dev.jccl.Jccl;
+import dev.jccl.ReduceOp;
+import dev.jccl.cli.RankJob;
+import dev.jccl.util.Sizes;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code jccl perf <collective>}: nccl-tests-style timing of one collective over local ranks. Started
+ * by hand it launches {@code --ranks} local ranks itself; under {@code jccl launch} it is one of them.
+ */
+@Command(mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Collective test in the style of nccl-tests.",
+                "busbw = algbw x 2(n-1)/n for allreduce, (n-1)/n for reduce_scatter, all_gather and alltoall,"
+                        + " 1 for broadcast and reduce. GB/s means 10^9 bytes per second."})
+public final class CollPerfCommand implements Callable<Integer> {
+    private final CollTest test;
+
+    @Option(names = {"-b", "--minbytes"}, defaultValue = "8", description = "smallest size (default ${DEFAULT-VALUE})")
+    String minBytes;
+    @Option(names = {"-e", "--maxbytes"}, defaultValue = "32M", description = "largest size (default ${DEFAULT-VALUE})")
+    String maxBytes;
+    @Option(names = {"-f", "--stepfactor"}, defaultValue = "2", description = "size multiplier (default ${DEFAULT-VALUE})")
+    long factor;
+    @Option(names = {"-n", "--iters"}, defaultValue = "20", description = "timed calls per size (default ${DEFAULT-VALUE})")
+    int iters;
+    @Option(names = {"-w", "--warmup_iters"}, defaultValue = "5", description = "untimed calls per size (default ${DEFAULT-VALUE})")
+    int warmup;
+    @Option(names = {"-c", "--check"}, defaultValue = "1", description = "check results against a known pattern: 1 or 0 (default ${DEFAULT-VALUE})")
+    int check;
+    @Option(names = {"-o", "--op"}, defaultValue = "sum", description = "sum, prod, min, max, avg (default ${DEFAULT-VALUE})")
+    String op;
+    @Option(names = {"-d", "--datatype"}, defaultValue = "float", description = "float, double, half, bfloat16, int8, uint8, int32, int64 (default ${DEFAULT-VALUE})")
+    String datatype;
+    @Option(names = {"-r", "--root"}, defaultValue = "0", description = "root of broadcast and reduce (default ${DEFAULT-VALUE})")
+    int root;
+    @Option(names = {"-N", "--ranks"}, defaultValue = "2", description = "local ranks to launch (default ${DEFAULT-VALUE})")
+    int ranks;
+    @Option(names = {"-p", "--provider"}, description = "transport: shm or tcp (JCCL_TRANSPORT; default: shm within a host)")
+    String provider;
+    @Option(names = {"-A", "--algo"}, description = "algorithm (JCCL_ALGO): ring, tree, halving_doubling, hierarchical, ...")
+    String algo;
+    @Option(names = "--channels", description = "channels (JCCL_NCHANNELS)")
+    Integer channels;
+    @Option(names = "--json", description = "print one JSON object instead of the table")
+    boolean json;
+    @Option(names = "--timeout", defaultValue = "300s", description = "stop the whole run after this (default ${DEFAULT-VALUE})")
+    String timeout;
+
+    public CollPerfCommand(CollTest test) {
+        this.test = test;
+    }
+
+    @Override
+    public Integer call() {
+        CollOptions o = new CollOptions(test, Sizes.parseBytes(minBytes), Sizes.parseBytes(maxBytes), factor, iters, warmup,
+                check != 0, ReduceOp.parse(op), DataType.parse(datatype), root, json);
+        if (!RankJob.insideJob()) {
+            if (ranks < 1) throw new IllegalArgumentException("--ranks must be >= 1, got " + ranks);
+            Map<String, String> env = new HashMap<>();
+            if (provider != null) env.put("JCCL_TRANSPORT", provider);
+            if (algo != null) env.put("JCCL_ALGO", algo);
+            if (channels != null) env.put("JCCL_NCHANNELS", Integer.toString(channels));
+            List<String> args = new ArrayList<>(List.of("perf", test.cliName(), "-b", minBytes, "-e", maxBytes,
+                    "-f", Long.toString(factor), "-n", Integer.toString(iters), "-w", Integer.toString(warmup),
+                    "-c", Integer.toString(check), "-o", op, "-d", datatype, "-r", Integer.toString(root)));
+            if (json) args.add("--json");
+            return RankJob.launch(ranks, args, env, Sizes.parseDurationNs(timeout));
+        }
+        try (Communicator comm = Jccl.init()) {
+            boolean printer = comm.rank() == 0;
+            if (printer && !json) CollReport.header(System.out, o, comm.size(), "");
+            List<CollResult> rs = CollRunner.run(comm, o, r -> {
+                if (printer && !json) CollReport.row(System.out, r);
+            });
+            if (printer) {
+                if (json) CollReport.json(System.out, o, comm.size(), rs);
+                else CollReport.footer(System.out, rs);
+            }
+            long wrong = rs.stream().mapToLong(r -> Math.max(0, r.outOfPlace().wrong()) + Math.max(0, r.inPlace().wrong())).sum();
+            return wrong == 0 ? 0 : 1;
+        }
+    }
+}

@@ -1,0 +1,61 @@
+package dev.jccl.cli.perf.coll;
+
+import java.io.PrintStream;
+import java.util.List;
+import java.util.Locale;
+
+/** Prints results in nccl-tests' columns, or as JSON for machines. */
+final class CollReport {
+    private CollReport() {}
+
+    static void header(PrintStream out, CollOptions o, int ranks, String plan) {
+        out.printf(Locale.ROOT, "# jccl perf %s: %d ranks, %s, %s, iters %d, warmup %d, check %s%n", o.test().cliName(), ranks,
+                o.type().ncclName(), o.test().reduces() ? o.op().name().toLowerCase(Locale.ROOT) : "no op", o.iters(),
+                o.warmup(), o.check() ? "on" : "off");
+        if (!plan.isEmpty()) out.println("# " + plan);
+        out.println("#");
+        out.println("#                                                       out-of-place                       in-place          ");
+        out.println("#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong");
+        out.println("#        (B)    (elements)                               (us)  (GB/s)  (GB/s)            (us)  (GB/s)  (GB/s)       ");
+    }
+
+    static void row(PrintStream out, CollResult r) {
+        out.printf(Locale.ROOT, "%12d  %12d  %8s  %6s  %6d  %s  %s%n", r.bytes(), r.count(), r.type(), r.redop(), r.root(),
+                figures(r.outOfPlace()), figures(r.inPlace()));
+    }
+
+    private static String figures(CollResult.Figures f) {
+        return String.format(Locale.ROOT, "%7.2f  %6.2f  %6.2f  %5s", f.timeUs(), f.algBw(), f.busBw(),
+                f.wrong() < 0 ? "N/A" : Long.toString(f.wrong()));
+    }
+
+    static void footer(PrintStream out, List<CollResult> rs) {
+        long wrong = rs.stream().mapToLong(r -> Math.max(0, r.outOfPlace().wrong()) + Math.max(0, r.inPlace().wrong())).sum();
+        out.printf(Locale.ROOT, "# Out of bounds values : %d %s%n", wrong, wrong == 0 ? "OK" : "FAILED");
+        out.printf(Locale.ROOT, "# Avg bus bandwidth    : %.4f%n", averageBusBw(rs));
+        out.println("#");
+    }
+
+    static double averageBusBw(List<CollResult> rs) {
+        return rs.stream().mapToDouble(r -> (r.outOfPlace().busBw() + r.inPlace().busBw()) / 2).average().orElse(0);
+    }
+
+    static void json(PrintStream out, CollOptions o, int ranks, List<CollResult> rs) {
+        StringBuilder b = new StringBuilder();
+        b.append(String.format(Locale.ROOT, "{\"test\":\"%s\",\"ranks\":%d,\"type\":\"%s\",\"op\":\"%s\",\"results\":[",
+                o.test().cliName(), ranks, o.type().ncclName(), o.op().name().toLowerCase(Locale.ROOT)));
+        for (int i = 0; i < rs.size(); i++) {
+            CollResult r = rs.get(i);
+            b.append(i == 0 ? "" : ",").append(String.format(Locale.ROOT,
+                    "{\"size\":%d,\"count\":%d,\"root\":%d,\"out_of_place\":%s,\"in_place\":%s}", r.bytes(), r.count(), r.root(),
+                    json(r.outOfPlace()), json(r.inPlace())));
+        }
+        b.append(String.format(Locale.ROOT, "],\"avg_busbw\":%.4f}", averageBusBw(rs)));
+        out.println(b);
+    }
+
+    private static String json(CollResult.Figures f) {
+        return String.format(Locale.ROOT, "{\"time_us\":%.3f,\"algbw\":%.4f,\"busbw\":%.4f,\"wrong\":%s}", f.timeUs(), f.algBw(),
+                f.busBw(), f.wrong() < 0 ? "null" : Long.toString(f.wrong()));
+    }
+}

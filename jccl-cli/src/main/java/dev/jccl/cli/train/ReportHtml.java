@@ -1,0 +1,126 @@
+package dev.jccl.cli.train;
+
+import dev.jccl.trace.TraceEvent;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The {@code --report} page: one self-contained HTML file with the charting library (Apache ECharts,
+ * from its WebJar on the class path) inlined, and the run's data as one JSON object. Charts: the loss
+ * curve, per-step time split into compute, exposed and hidden communication, and the timeline of one
+ * typical step (the one of median duration) across every rank's tracks.
+ */
+final class ReportHtml {
+    static final String ECHARTS = "/META-INF/resources/webjars/echarts/5.3.1/dist/echarts.min.js";
+    private static final String TEMPLATE = "/dev/jccl/cli/train/report.html";
+
+    private ReportHtml() {}
+
+    static void write(Path file, DemoSummary summary, List<StepRecord> records, List<TraceEvent> events) throws IOException {
+        Path parent = file.toAbsolutePath().getParent();
+        if (parent != null) Files.createDirectories(parent);
+        Files.writeString(file, render(summary, records, events), StandardCharsets.UTF_8);
+    }
+
+    static String render(DemoSummary summary, List<StepRecord> records, List<TraceEvent> events) {
+        // The script goes inside <script>; a "</script" in it would end the element early.
+        String echarts = resource(ECHARTS).replace("</script", "<\\/script");
+        return resource(TEMPLATE).replace("/*ECHARTS*/", echarts).replace("/*DATA*/", data(summary, records, events));
+    }
+
+    static String data(DemoSummary summary, List<StepRecord> records, List<TraceEvent> events) {
+        Json j = new Json();
+        TrainSettings s = summary.settings();
+        j.field("headline", String.format(Locale.ROOT, "%d ranks over %s, %d steps of %d samples, gradients as %s; data is synthetic (Gaussian blob mixture)",
+                s.ranks(), summary.transport(), s.steps(), s.globalBatch(), s.precision().ncclName()));
+        j.strings("summary", summary.lines());
+        j.numbers("steps", records.stream().mapToDouble(StepRecord::step).toArray(), 0);
+        double[] loss = records.stream().mapToDouble(StepRecord::loss).toArray();
+        j.numbers("loss", loss, 5);
+        double[] ema = new double[loss.length];
+        for (int i = 0; i < loss.length; i++) ema[i] = i == 0 ? loss[0] : 0.9 * ema[i - 1] + 0.1 * loss[i];
+        j.numbers("lossEma", ema, 5);
+        j.numbers("computeMs", records.stream().mapToDouble(r -> r.computeNs() / 1e6).toArray(), 3);
+        j.numbers("exposedMs", records.stream().mapToDouble(r -> r.comm().exposedNs() / 1e6).toArray(), 3);
+        j.numbers("hiddenMs", records.stream().mapToDouble(r -> r.comm().hiddenNs() / 1e6).toArray(), 3);
+        j.numbers("warmup", new double[] {s.warmupSteps()}, 0);
+        j.raw("timeline", timeline(records, events, s.warmupSteps()));
+        return j.close();
+    }
+
+    /**
+     * Events of every rank that start within that rank's span of the median-length timed step,
+     * relative to the step's start on rank 0. Every bucket of a step completes before its optimizer
+     * runs, so nothing of the step is lost and nothing of a neighbouring step slips in.
+     */
+    static String timeline(List<StepRecord> records, List<TraceEvent> events, int warmup) {
+        Json t = new Json();
+        List<StepRecord> timed = records.subList(Math.min(warmup, records.size()), records.size());
+        if (timed.isEmpty() || events.isEmpty()) {
+            t.field("note", "no timeline recorded");
+            t.strings("rows", List.of());
+            t.raw("events", "[]");
+            return t.close();
+        }
+        StepRecord median = timed.stream().sorted(Comparator.comparingLong(StepRecord::stepNs)).toList().get(timed.size() / 2);
+        String stepName = "step " + median.step();
+        // Each rank's own span of the step bounds its events: ranks drift apart by a few ms, and a
+        // rank that starts the next step early must not lend its spans to this one.
+        Map<Integer, TraceEvent> spanOf = new LinkedHashMap<>();
+        for (TraceEvent e : events) if (e.track().equals("step") && e.name().equals(stepName)) spanOf.put(e.rank(), e);
+        long origin = spanOf.containsKey(0) ? spanOf.get(0).startNs()
+                : spanOf.values().stream().mapToLong(TraceEvent::startNs).min().orElse(0);
+        Map<String, Integer> rows = new LinkedHashMap<>();
+        List<TraceEvent> inside = events.stream().filter(e -> {
+                    TraceEvent span = spanOf.get(e.rank());
+                    return span != null && e.startNs() >= span.startNs() && e.startNs() <= span.endNs()
+                            && (!e.track().equals("step") || e == span);
+                }).sorted(Comparator.comparingInt(TraceEvent::rank).thenComparingLong(TraceEvent::startNs)).toList();
+        // Rows grouped per rank: the step, then the training loop's tracks in the order they run, then the channels'.
+        inside.stream().sorted(Comparator.comparingInt(TraceEvent::rank).thenComparingInt(e -> rowOrder(e.track()))
+                        .thenComparing(TraceEvent::track))
+                .forEach(e -> rows.putIfAbsent("rank " + e.rank() + " · " + e.track(), rows.size()));
+        StringBuilder ev = new StringBuilder("[");
+        for (TraceEvent e : inside) {
+            if (ev.length() > 1) ev.append(',');
+            String kind = e.track().replaceAll(" \\d+$", "");
+            ev.append(String.format(Locale.ROOT, "{\"row\":%d,\"start\":%.4f,\"end\":%.4f,\"name\":%s,\"kind\":%s,\"detail\":%s}",
+                    rows.get("rank " + e.rank() + " · " + e.track()), (e.startNs() - origin) / 1e6, (e.endNs() - origin) / 1e6,
+                    Json.quote(e.name()), Json.quote(kind), Json.quote(e.detail())));
+        }
+        t.field("note", String.format(Locale.ROOT, "Step %d (median duration %.2f ms on rank 0), every rank's tracks; drag or scroll to zoom.",
+                median.step(), median.stepNs() / 1e6));
+        t.strings("rows", new ArrayList<>(rows.keySet()));
+        t.raw("events", ev.append(']').toString());
+        return t.close();
+    }
+
+    private static int rowOrder(String track) {
+        if (track.equals("step")) return 0;
+        if (track.equals("forward")) return 1;
+        if (track.equals("backward")) return 2;
+        if (track.startsWith("allreduce") || track.startsWith("reduce-scatter")) return 3;
+        if (track.equals("optimizer")) return 4;
+        return 5;
+    }
+
+    private static String resource(String name) {
+        try (InputStream in = ReportHtml.class.getResourceAsStream(name)) {
+            if (in == null) throw new IllegalStateException("missing resource " + name + " on the class path");
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

@@ -1,0 +1,123 @@
+package dev.jccl.cli.train;
+
+import dev.jccl.DataType;
+import dev.jccl.cli.RankJob;
+import dev.jccl.cli.demo.RingDemoCommand;
+import dev.jccl.config.Config;
+import dev.jccl.config.Knobs;
+import dev.jccl.ddp.Sharding;
+import dev.jccl.util.Sizes;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code jccl demo}: data-parallel training of a small network on local ranks. Started by hand it
+ * relaunches itself as {@code --ranks} processes through the launcher; each rank trains on its share
+ * of every batch and rank 0 reports. {@code jccl demo ring} is the ring-pass demo of the transport.
+ */
+@Command(name = "demo", mixinStandardHelpOptions = true, sortOptions = false,
+        subcommands = RingDemoCommand.class,
+        description = {"Train an MLP (about 1 M parameters) on synthetic data with data parallelism on local ranks over jccl, and report "
+                + "loss, accuracy, agreement with single-process training, where step time went and the allreduce bandwidth.",
+                "'jccl demo ring' passes registered buffers around a ring instead."})
+public final class TrainDemoCommand implements Callable<Integer> {
+    @Option(names = "--ranks", defaultValue = "4", description = "local ranks (default ${DEFAULT-VALUE})")
+    int ranks;
+
+    @Option(names = "--transport", defaultValue = "shm", description = "provider: shm or tcp (default ${DEFAULT-VALUE})")
+    String transport;
+
+    @Option(names = "--steps", defaultValue = "200", description = "optimizer steps (default ${DEFAULT-VALUE})")
+    int steps;
+
+    @Option(names = "--batch", defaultValue = "16", description = "samples per rank per micro-step (default ${DEFAULT-VALUE})")
+    int batch;
+
+    @Option(names = "--accum-steps", defaultValue = "1", description = "micro-steps accumulated per optimizer step (default ${DEFAULT-VALUE})")
+    int accumSteps;
+
+    @Option(names = "--clip", defaultValue = "0", description = "clip gradients to this global L2 norm; 0 = off (default ${DEFAULT-VALUE})")
+    double clip;
+
+    @Option(names = "--precision", defaultValue = "fp32", description = "type gradients travel in: fp32, bf16 or fp16 (fp16 adds dynamic loss scaling)")
+    String precision;
+
+    @Option(names = "--bucket-size", defaultValue = "1M", description = "gradient bucket limit (default ${DEFAULT-VALUE}; the model is about 4 MiB)")
+    String bucketSize;
+
+    @Option(names = "--sharded", description = "reduce-scatter the gradients; each rank steps its shard, then parameters are all-gathered")
+    boolean sharded;
+
+    @Option(names = "--no-overlap", description = "send every bucket only after backward (baseline for the overlap)")
+    boolean noOverlap;
+
+    @Option(names = "--trace", arity = "0..1", fallbackValue = "trace.json", paramLabel = "FILE",
+            description = "write a Chrome trace (Perfetto, chrome://tracing) of every rank; also JCCL_TRACE=FILE")
+    String trace;
+
+    @Option(names = "--report", arity = "0..1", fallbackValue = "report.html", paramLabel = "FILE",
+            description = "write a self-contained HTML report: loss curve, per-step time split, one step's timeline")
+    String report;
+
+    @Option(names = "--reference-steps", defaultValue = "50",
+            description = "steps of single-process training the demo checks against (default ${DEFAULT-VALUE}; it runs on rank 0 after training)")
+    int referenceSteps;
+
+    @Option(names = "--timeout", defaultValue = "300s", description = "stop the job after this (default ${DEFAULT-VALUE})")
+    String timeout;
+
+    @Override
+    public Integer call() {
+        TrainSettings settings = settings();
+        if (!RankJob.insideJob()) {
+            ModelSpec spec = ModelSpec.demo();
+            System.out.printf(Locale.ROOT, "jccl demo: data-parallel training, %d ranks on this host over %s%n", ranks, transport);
+            System.out.printf(Locale.ROOT, "  model: MLP %s, %,d float32 parameters; data: synthetic (Gaussian blob mixture, %d classes, %d dims)%n",
+                    widths(spec), spec.model(1).parameterCount(), spec.widths()[spec.widths().length - 1], spec.widths()[0]);
+            System.out.printf(Locale.ROOT, "  %d steps of %d samples (%d ranks x %d%s), gradients as %s%s%s%n", steps, settings.globalBatch(), ranks,
+                    batch, accumSteps > 1 ? " x " + accumSteps + " micro-steps" : "", settings.precision().ncclName(),
+                    clip > 0 ? ", clipped to norm " + clip : "", noOverlap ? ", buckets sent after backward" : "");
+            Map<String, String> env = new HashMap<>();
+            env.put("JCCL_TRANSPORT", transport);
+            // Rank 0 trains the single-process reference while the others wait at the closing barrier.
+            if (Config.fromEnvironment().entry(Knobs.TIMEOUT_NS).source() == Config.Source.DEFAULT) env.put("JCCL_TIMEOUT", "180s");
+            if (trace != null) env.put("JCCL_TRACE", Path.of(trace).toAbsolutePath().toString());
+            return RankJob.launch(ranks, rankArgs(), env, Sizes.parseDurationNs(timeout));
+        }
+        return DemoRank.run(ModelSpec.demo(), settings, referenceSteps, report == null ? null : Path.of(report).toAbsolutePath(), transport);
+    }
+
+    private TrainSettings settings() {
+        if (!transport.equals("shm") && !transport.equals("tcp")) throw new IllegalArgumentException("--transport must be shm or tcp, got " + transport);
+        DataType type = DataType.parse(precision);
+        if (referenceSteps < 0) throw new IllegalArgumentException("--reference-steps must be >= 0, got " + referenceSteps);
+        int warmup = Math.min(20, steps / 10);
+        return new TrainSettings(ranks, steps, batch, accumSteps, clip, type, !noOverlap, Sizes.parseBytes(bucketSize),
+                sharded ? Sharding.REDUCE_SCATTER : Sharding.REPLICATED, warmup);
+    }
+
+    private List<String> rankArgs() {
+        List<String> a = new ArrayList<>(List.of("demo", "--ranks", Integer.toString(ranks), "--transport", transport,
+                "--steps", Integer.toString(steps), "--batch", Integer.toString(batch), "--accum-steps", Integer.toString(accumSteps),
+                "--clip", Double.toString(clip), "--precision", precision, "--bucket-size", bucketSize,
+                "--reference-steps", Integer.toString(referenceSteps)));
+        if (sharded) a.add("--sharded");
+        if (noOverlap) a.add("--no-overlap");
+        if (report != null) a.add("--report=" + Path.of(report).toAbsolutePath());
+        return a;
+    }
+
+    static String widths(ModelSpec spec) {
+        StringBuilder sb = new StringBuilder();
+        for (int w : spec.widths()) sb.append(sb.isEmpty() ? "" : "-").append(w);
+        return sb.toString();
+    }
+}
