@@ -129,7 +129,7 @@ final class ChannelRun implements Link.SendListener {
             if (p.reduce[k]) {
                 MemorySegment operand = bind.segment(p.srcBuf[k], p.channel).asSlice((p.srcOff[k] + first) * eb, bytes);
                 // Local operand first, incoming second: the order every rank's schedule agrees on.
-                spec.kernels().impl().reduce(spec.type(), spec.reduceWith(), dst.asSlice(dstOff, bytes), operand,
+                spec.kernels().reduce(spec.type(), spec.reduceWith(), dst.asSlice(dstOff, bytes), operand,
                         link.slots().asSlice(link.arrivalOffset(), bytes), elems);
             } else {
                 MemorySegment.copy(link.slots(), link.arrivalOffset(), dst, dstOff, bytes);

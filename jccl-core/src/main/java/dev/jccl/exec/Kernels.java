@@ -1,12 +1,20 @@
 package dev.jccl.exec;
 
+import dev.jccl.DataType;
+import dev.jccl.ReduceOp;
 import dev.jccl.reduce.ReduceKernels;
+
+import java.lang.foreign.MemorySegment;
 
 /**
  * The reduction kernels operations run with, chosen once per communicator from JCCL_REDUCE_KERNEL
  * ("vector", falling back to "scalar" when the Vector API module is not loaded, or "scalar").
  * The runtime holds this and never the kernels themselves, so only the executor calls into
  * {@code dev.jccl.reduce}.
+ *
+ * <p>Like all Java code the kernels are slow until the JIT has compiled them, the Vector API ones
+ * especially (its generic path is one to two orders of magnitude slower); on a busy machine that
+ * took thousands of calls here, so benchmarks must warm up.
  */
 public final class Kernels {
     private final ReduceKernels impl;
@@ -24,7 +32,13 @@ public final class Kernels {
         return impl.description();
     }
 
-    ReduceKernels impl() {
-        return impl;
+    /** {@code dst[i] = a[i] op b[i]}, as {@link ReduceKernels#reduce} does. */
+    void reduce(DataType type, ReduceOp op, MemorySegment dst, MemorySegment a, MemorySegment b, long count) {
+        impl.reduce(type, op, dst, a, b, count);
+    }
+
+    /** The last step of AVG, as {@link ReduceKernels#finishAvg} does. */
+    void finishAvg(DataType type, MemorySegment seg, long count, int contributions) {
+        impl.finishAvg(type, seg, count, contributions);
     }
 }

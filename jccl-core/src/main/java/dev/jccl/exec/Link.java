@@ -51,6 +51,8 @@ public final class Link implements AutoCloseable {
     private final CompletionQueue cq;
     private final QueuePair qp;
     private final MemorySegment slots;
+    /** The same memory as a plain native segment: what the reduce kernels read (see {@link #slots()}). */
+    private final MemorySegment slotsView;
     private final MemoryRegion slotsRegion;
     private final WorkCompletion[] wcs = WorkCompletion.array(16);
     private final RecvWr recvWr = new RecvWr(WrIds.RECV, Sge.EMPTY);
@@ -85,6 +87,7 @@ public final class Link implements AutoCloseable {
         try {
             this.slots = pd.allocate(fifo.totalBytes());
             this.slotsRegion = pd.register(slots, EnumSet.of(Access.LOCAL_WRITE, Access.REMOTE_WRITE));
+            this.slotsView = plainNative(slots);
         } catch (RuntimeException e) {
             close();
             throw e;
@@ -218,9 +221,20 @@ public final class Link implements AutoCloseable {
         return arrivals.nextBytes();
     }
 
-    /** The FIFO memory, and the offset in it of the next chunk to apply. */
+    /**
+     * The FIFO memory, and ({@link #arrivalOffset()}) the offset in it of the next chunk to apply.
+     * Always a plain native segment, even where the provider's memory is a mapped file (shm): the
+     * Vector API compiles a kernel's loads to SIMD only for the segment class it has seen, and a
+     * call site that sees both the callers' native buffers and mapped slots falls back to a
+     * generic path about a hundred times slower. The view lives as long as this link: it is only
+     * used by the progress thread, which also closes the link.
+     */
     public MemorySegment slots() {
-        return slots;
+        return slotsView;
+    }
+
+    private static MemorySegment plainNative(MemorySegment s) {
+        return s.isMapped() ? MemorySegment.ofAddress(s.address()).reinterpret(s.byteSize()) : s;
     }
 
     public long arrivalOffset() {

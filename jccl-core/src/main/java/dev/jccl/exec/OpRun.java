@@ -63,7 +63,7 @@ public final class OpRun {
         }
         if (all) {
             if (avgTarget != null && contributions > 1) {
-                spec.kernels().impl().finishAvg(spec.type(), avgTarget, avgCount, contributions);
+                spec.kernels().finishAvg(spec.type(), avgTarget, avgCount, contributions);
             }
             finished = true;
             work++;
