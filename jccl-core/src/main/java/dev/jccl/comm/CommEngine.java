@@ -44,6 +44,14 @@ final class CommEngine implements AutoCloseable {
     private volatile Operation current;
     private volatile Failure failure;
     private volatile long lastProgressNs = System.nanoTime();
+    /**
+     * When a caller last issued or waited. The agent leaves progress to callers for a moment after
+     * that: a thread that holds the progress lock and loses its core stalls everyone behind the
+     * lock, and with more threads than cores an agent competing with a caller that is about to wait
+     * does exactly that.
+     */
+    private volatile long callerSeenNs;
+    private static final long CALLER_GRACE_NS = 100_000;
     private volatile ProgressAgent agent;
     private long lastBoardPollNs;
     private volatile boolean closed;
@@ -74,12 +82,20 @@ final class CommEngine implements AutoCloseable {
     String providerFor(int peer) { return transports.choose(peer); }
     FlightRecorder recorder() { return recorder; }
     boolean hasWork() { return current != null || !queue.isEmpty(); }
-    boolean callersWaiting() { return waitingCallers.get() > 0; }
-    void callerWaiting(int delta) { waitingCallers.addAndGet(delta); }
+    /** Whether a caller drives progress now, or did a moment ago and will probably be back (issue, then await). */
+    boolean callerActive() {
+        return waitingCallers.get() > 0 || System.nanoTime() - callerSeenNs < CALLER_GRACE_NS;
+    }
+
+    void callerWaiting(int delta) {
+        waitingCallers.addAndGet(delta);
+        callerSeenNs = System.nanoTime();
+    }
     void agent(ProgressAgent a) { agent = a; }
 
     void submit(Operation op) {
         lastProgressNs = System.nanoTime();
+        callerSeenNs = lastProgressNs;
         queue.add(op);
         ProgressAgent a = agent;
         if (a != null) a.kick();

@@ -9,7 +9,9 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <ul>
  *   <li>A caller blocked in {@code await()} drives progress itself; this thread then only naps
- *       ({@value #NAP_NS} ns at a time), so the two never compete for a core.</li>
+ *       ({@value #NAP_NS} ns at a time), so the two never compete for a core. It also keeps napping
+ *       for a moment after a caller issued or stopped waiting, since most callers wait right after
+ *       issuing (see {@code CommEngine.callerActive()}).</li>
  *   <li>With an operation in flight and nobody waiting (issued asynchronously), it polls with the
  *       communicator's {@link IdlePolicy}.</li>
  *   <li>With nothing to do it naps, and after {@value #DEEP_AFTER_NS} ns of quiet sleeps up to a
@@ -49,7 +51,7 @@ final class ProgressAgent implements Runnable {
         BackoffIdleStrategy busy = engine.idlePolicy().newStrategy();
         long lastActiveNs = System.nanoTime();
         while (running) {
-            if (engine.callersWaiting()) {
+            if (engine.callerActive()) {
                 LockSupport.parkNanos(NAP_NS);
                 lastActiveNs = System.nanoTime();
                 continue;
