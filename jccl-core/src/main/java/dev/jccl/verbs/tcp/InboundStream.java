@@ -35,7 +35,7 @@ final class InboundStream {
         /** The payload of the frame begun last landed in {@code payload} (or was dropped). */
         void end(FrameCodec header, MemorySegment payload) throws IOException;
 
-        /** The frame under way became one only the receiver thread finishes ({@code true}), or it ended. */
+        /** A heavy or stalled frame began ({@code true}: only the receiver thread goes on) or ended. */
         void heavy(boolean heavy);
     }
 

@@ -26,9 +26,13 @@ import java.util.concurrent.locks.ReentrantLock;
  *       or met by itself), and everything while no consumer is watching.</li>
  * </ul>
  * While a consumer has polled within {@link #CONSUMER_GRACE_NS} or sleeps on the socket, the receiver
- * thread stays off the socket (parked, not selecting), so one arrival wakes one thread. While the
- * frame under way is heavy, the consumers' selection keys are disarmed, so they do not spin on bytes
- * that are the receiver thread's to read.
+ * thread stays off the socket (parked, not selecting), so one arrival wakes one thread.
+ *
+ * <p>Bulk mode. A heavy or stalled frame puts the socket in bulk mode: the receiver thread reads
+ * everything, as the peer is likely streaming, and the consumers' selection keys are disarmed so they
+ * neither spin on bytes that are not theirs nor wake for them. The socket goes back to the consumers
+ * once no heavy frame has come for {@link #BULK_LINGER_NS}; so a stream of large messages costs one
+ * wake-up each, on the receiver thread, and the keys change only when the traffic does.
  *
  * <p>The thread starts reading only once its queue pair is RTR, as an RC responder ignores traffic
  * before then. End of stream, a socket error or a malformed frame, whoever meets it, is reported once
@@ -52,6 +56,8 @@ final class ReceiverAgent implements InboundStream.Handler {
 
     /** How long after a consumer's last poll the receiver thread still leaves the socket to it. */
     static final long CONSUMER_GRACE_NS = 1_000_000;
+    /** How long a socket stays in bulk mode after its last heavy frame. */
+    static final long BULK_LINGER_NS = 2_000_000;
     private static final long SELECT_MS = 100;
 
     final String peer;
@@ -66,7 +72,8 @@ final class ReceiverAgent implements InboundStream.Handler {
     private volatile boolean ready;
     private volatile boolean stalled;
     private volatile boolean closed;
-    private boolean heavy;  // guarded by lock: the frame under way is the receiver thread's
+    private boolean bulk;       // guarded by lock: the receiver thread reads everything (consumer keys disarmed)
+    private long lastHeavyNs;   // guarded by lock: when the last heavy frame began or ended
     private boolean failed; // guarded by lock
 
     ReceiverAgent(SocketChannel channel, String peer, int lane, Sink sink, String threadName,
@@ -104,7 +111,8 @@ final class ReceiverAgent implements InboundStream.Handler {
                 try {
                     if (failed) return;
                     r = stream.pump(false);
-                    mine = heavy;
+                    if (bulk && stream.light() && System.nanoTime() - lastHeavyNs > BULK_LINGER_NS) setBulk(false);
+                    mine = bulk;
                 } catch (IOException | RuntimeException e) {
                     failed = true;
                     throw e;
@@ -119,7 +127,7 @@ final class ReceiverAgent implements InboundStream.Handler {
                 }
                 stallIdle.reset();
                 if (!mine && leftToConsumer()) continue;
-                selector.select(SELECT_MS);
+                selector.select(mine ? 1 + BULK_LINGER_NS / 1_000_000 : SELECT_MS);
                 selector.selectedKeys().clear();
             }
         } catch (ClosedChannelException | ClosedSelectorException e) {
@@ -156,7 +164,7 @@ final class ReceiverAgent implements InboundStream.Handler {
         IOException failure = null;
         int taken = 0;
         try {
-            if (!failed && !heavy && !closed) {
+            if (!failed && !bulk && !closed) {
                 long before = stream.frames();
                 try {
                     if (stream.pump(true) == InboundStream.HEAVY) handOver();
@@ -195,12 +203,17 @@ final class ReceiverAgent implements InboundStream.Handler {
 
     @Override
     public void heavy(boolean heavy) {
-        if (this.heavy == heavy) return;
-        this.heavy = heavy;
+        lastHeavyNs = System.nanoTime();
+        if (heavy) setBulk(true);
+    }
+
+    private void setBulk(boolean on) {
+        if (bulk == on) return;
+        bulk = on;
         for (int i = 0; i < consumers.length; i++) {
             try {
-                consumerKeys[i].interestOps(heavy ? 0 : SelectionKey.OP_READ);
-                if (!heavy) consumers[i].wakeIfBlocked();
+                consumerKeys[i].interestOps(on ? 0 : SelectionKey.OP_READ);
+                if (!on) consumers[i].wakeIfBlocked();
             } catch (CancelledKeyException e) {
                 // that consumer's queue closed; nobody to hand the socket back to there
             }
