@@ -14,7 +14,7 @@ final class ShmCompletionQueue extends BasicCompletionQueue {
     private volatile ShmQueuePair[] attached = new ShmQueuePair[0];
 
     ShmCompletionQueue(ShmContext context, int depth) {
-        super(depth);
+        super(depth, context.spinNs());
         this.context = context;
     }
 
