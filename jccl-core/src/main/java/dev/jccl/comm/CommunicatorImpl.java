@@ -29,7 +29,6 @@ final class CommunicatorImpl implements Communicator {
     private final ProgressAgent agent;
     private final Calls calls;
     private final ArrayStaging arrays;
-    private final Scratch scratch;
     private final Config config;
     private final Store rootStore;
     private final String namespace;
@@ -50,7 +49,6 @@ final class CommunicatorImpl implements Communicator {
                      PeerExchange exchange, CloseHandshake closing, AutoCloseable owned, long timeoutNs) {
         this.who = who;
         this.engine = engine;
-        this.scratch = scratch;
         this.config = config;
         this.rootStore = rootStore;
         this.namespace = namespace;

@@ -4,6 +4,7 @@ import dev.jccl.DataType;
 import dev.jccl.algo.CollectiveArgs;
 import dev.jccl.algo.CostParams;
 import dev.jccl.algo.HostTopology;
+import dev.jccl.algo.LinkParams;
 import dev.jccl.algo.Placement;
 import dev.jccl.algo.Plan;
 import dev.jccl.algo.Schedules;
@@ -35,7 +36,7 @@ final class PlanCache {
     private final HostTopology topology;
     private final TunerOverrides overrides;
     private final FifoDescriptor fifo;
-    private final CostParams costs = CostParams.defaults();
+    private final CostParams costs = costParams();
     private final Map<Key, Compiled> cache = new HashMap<>();
 
     PlanCache(int rank, HostTopology topology, TunerOverrides overrides, FifoDescriptor fifo) {
@@ -43,6 +44,18 @@ final class PlanCache {
         this.topology = topology;
         this.overrides = overrides;
         this.fifo = fifo;
+    }
+
+    /**
+     * The tuner's defaults, except that shared-memory channels add no bandwidth: every chunk of
+     * every channel is copied and reduced by this rank's one progress thread, so a second shm
+     * channel only splits the same thread's time (tcp channels do add sockets and their threads).
+     */
+    static CostParams costParams() {
+        CostParams d = CostParams.defaults();
+        LinkParams shm = d.shm();
+        LinkParams oneThread = new LinkParams(shm.alphaNs(), shm.streamNsPerByte(), shm.streamNsPerByte(), shm.chunkOverheadNs());
+        return new CostParams(oneThread, d.net(), d.reduceNsPerByte(), d.channelOverheadNs(), d.maxChannels());
     }
 
     Compiled get(OpKind kind, long count, DataType type, int rootOrPeer, boolean inPlace) {

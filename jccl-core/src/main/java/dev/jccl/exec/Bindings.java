@@ -21,7 +21,7 @@ public final class Bindings {
 
     private final MemorySegment[] views;
     private final MemorySegment[] owners;
-    private final MemoryRegion[][] regions;
+    private final MemoryRegion[] regions; // [slot * MAX_DOMAINS + domain]
     private final Registrar registrar;
 
     /**
@@ -42,7 +42,7 @@ public final class Bindings {
             views[2 + c] = scratch[c];
             owners[2 + c] = scratch[c];
         }
-        regions = new MemoryRegion[n][MAX_DOMAINS];
+        regions = new MemoryRegion[n * MAX_DOMAINS];
         this.registrar = registrar;
     }
 
@@ -57,10 +57,10 @@ public final class Bindings {
     MemoryRegion region(BufferId buffer, int channel, ProtectionDomain pd, int pdIndex) {
         int slot = slot(buffer, channel);
         if (pdIndex >= MAX_DOMAINS) throw new IllegalStateException("protection domain index " + pdIndex + " >= " + MAX_DOMAINS);
-        MemoryRegion r = regions[slot][pdIndex];
+        MemoryRegion r = regions[slot * MAX_DOMAINS + pdIndex];
         if (r == null) {
             r = registrar.region(owners[slot], pd);
-            regions[slot][pdIndex] = r;
+            regions[slot * MAX_DOMAINS + pdIndex] = r;
         }
         return r;
     }

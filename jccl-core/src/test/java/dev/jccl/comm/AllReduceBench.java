@@ -28,7 +28,10 @@ public final class AllReduceBench {
                 long count = bytes / 4;
                 MemorySegment buf = Data.alloc(bytes);
                 int iters = (int) Math.max(5, Math.min(2000, (256L << 20) / Math.max(bytes, 1) ));
-                for (int i = 0; i < Math.max(20, iters / 10); i++) comm.allReduce(buf, count, DataType.FLOAT32, ReduceOp.SUM).await();
+                // Warm up long enough for the JIT to compile the kernels (the Vector API is slow until it
+                // has); a count, not a time, since every rank must issue the same calls.
+                long warm = Math.clamp((2L << 30) / Math.max(bytes, 1), 50, 5000);
+                for (long i = 0; i < warm; i++) comm.allReduce(buf, count, DataType.FLOAT32, ReduceOp.SUM).await();
                 comm.barrier().await();
                 long[] each = new long[iters];
                 long t0 = System.nanoTime();
