@@ -19,8 +19,11 @@ final class StepFlags {
     private boolean averaged;
     private boolean clipped;
     private double sumSquares = Double.NaN;
+    private boolean begun;
 
+    /** Called once when a synchronizing pass starts: the previous step's averages no longer hold. */
     void beginStep() {
+        begun = true;
         averaged = false;
         clipped = false;
         sumSquares = Double.NaN;
@@ -79,6 +82,11 @@ final class StepFlags {
 
     void endStep(boolean usable) {
         averaged = usable;
+        begun = false;
+    }
+
+    boolean begun() {
+        return begun;
     }
 
     void requireAveraged() {
