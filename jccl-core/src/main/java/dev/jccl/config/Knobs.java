@@ -55,7 +55,8 @@ public final class Knobs {
             s -> oneOf(s, "vector", "scalar"),
             "reduction kernels: vector (Vector API; scalar if jdk.incubator.vector is not loaded) or scalar (the reference)");
     public static final Knob<String> TRACE = new Knob<>("JCCL_TRACE", "",
-            String::trim, "write a Chrome Trace Event timeline (Perfetto, chrome://tracing) to this file; empty = off");
+            String::trim, "record a timeline per rank (collective chunks; jccl demo adds training spans and rank 0 writes all ranks "
+                    + "to this file in Chrome Trace Event format for Perfetto or chrome://tracing); empty = off");
 
     /** All knobs, in the order devinfo -v prints them. */
     public static final List<Knob<?>> ALL = List.of(DEBUG, DEBUG_SUBSYS, DEBUG_FILE, TRANSPORT, TIMEOUT_NS,
