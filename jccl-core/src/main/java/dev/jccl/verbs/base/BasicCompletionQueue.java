@@ -87,6 +87,14 @@ public class BasicCompletionQueue implements CompletionQueue {
     }
 
     /**
+     * Processes on this host the consumer's queue pairs talk to, itself included, as far as the
+     * provider knows; the JCCL_SPIN auto budget spins only when each can have a core.
+     */
+    protected int localProcesses() {
+        return 1;
+    }
+
+    /**
      * How a waiter waits: spins for at least {@code spinNs}, then yields (a peer that cannot wake us
      * gets the core), then {@link #block}s with a growing period.
      */
@@ -129,7 +137,7 @@ public class BasicCompletionQueue implements CompletionQueue {
         int n = poll(out);
         if (n > 0 || timeoutNs <= 0) return n;
         Deadline deadline = Deadline.after(timeoutNs);
-        BackoffIdleStrategy idle = idleStrategy(SpinBudget.spinNs(spinNs));
+        BackoffIdleStrategy idle = idleStrategy(SpinBudget.spinNs(spinNs, localProcesses()));
         waiter = Thread.currentThread();
         try {
             while (!closed) {

@@ -32,6 +32,12 @@ final class ShmCompletionQueue extends BasicCompletionQueue {
         attached = Arrays.stream(attached).filter(q -> q != qp).toArray(ShmQueuePair[]::new);
     }
 
+    /** This process and every peer process its context has attached to. */
+    @Override
+    protected int localProcesses() {
+        return 1 + context.attachedPeers();
+    }
+
     @Override
     protected int progress() {
         int n = 0;

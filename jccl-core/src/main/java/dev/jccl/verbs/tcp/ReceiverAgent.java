@@ -4,13 +4,11 @@ import dev.jccl.util.BackoffIdleStrategy;
 
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
-import java.nio.channels.CancelledKeyException;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.ClosedSelectorException;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
-import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
@@ -67,8 +65,7 @@ final class ReceiverAgent implements InboundStream.Handler {
     private final ReentrantLock lock = new ReentrantLock();
     private final Selector selector;
     private final Thread thread;
-    private final TcpCompletionQueue[] consumers;
-    private final SelectionKey[] consumerKeys;
+    private final ConsumerKeys consumers;
     private volatile boolean ready;
     private volatile boolean stalled;
     private volatile boolean closed;
@@ -82,8 +79,7 @@ final class ReceiverAgent implements InboundStream.Handler {
         this.lane = lane;
         this.sink = sink;
         this.stream = new InboundStream(channel, peer, lane, this);
-        this.consumers = Arrays.stream(consumers).distinct().toArray(TcpCompletionQueue[]::new);
-        this.consumerKeys = new SelectionKey[this.consumers.length];
+        this.consumers = new ConsumerKeys(consumers);
         this.selector = Selector.open();
         this.thread = Thread.ofPlatform().daemon().name(threadName).unstarted(this::run);
     }
@@ -93,7 +89,7 @@ final class ReceiverAgent implements InboundStream.Handler {
         SocketChannel channel = stream.channel();
         channel.configureBlocking(false);
         channel.register(selector, SelectionKey.OP_READ);
-        for (int i = 0; i < consumers.length; i++) consumerKeys[i] = consumers[i].attach(this, channel);
+        consumers.register(this, channel);
         thread.start();
     }
 
@@ -143,9 +139,7 @@ final class ReceiverAgent implements InboundStream.Handler {
 
     /** Parks while some consumer watches the socket; false when none does. */
     private boolean leftToConsumer() {
-        long now = System.nanoTime();
-        long sleepNs = 0;
-        for (TcpCompletionQueue cq : consumers) sleepNs = Math.max(sleepNs, cq.watchingForNs(now, CONSUMER_GRACE_NS));
+        long sleepNs = consumers.watchingForNs(System.nanoTime(), CONSUMER_GRACE_NS);
         if (sleepNs <= 0) return false;
         LockSupport.parkNanos(this, sleepNs);
         return true;
@@ -210,14 +204,7 @@ final class ReceiverAgent implements InboundStream.Handler {
     private void setBulk(boolean on) {
         if (bulk == on) return;
         bulk = on;
-        for (int i = 0; i < consumers.length; i++) {
-            try {
-                consumerKeys[i].interestOps(on ? 0 : SelectionKey.OP_READ);
-                if (!on) consumers[i].wakeIfBlocked();
-            } catch (CancelledKeyException e) {
-                // that consumer's queue closed; nobody to hand the socket back to there
-            }
-        }
+        consumers.arm(!on);
     }
 
     /** A consumer met a frame it leaves to the receiver thread: make the thread look now. */
@@ -243,7 +230,7 @@ final class ReceiverAgent implements InboundStream.Handler {
         selector.wakeup();
         lock.lock();
         lock.unlock();
-        for (TcpCompletionQueue cq : consumers) cq.detach(this);
+        consumers.unregister(this);
         if (Thread.currentThread() != thread && thread.isAlive()) {
             try {
                 thread.join(TimeUnit.SECONDS.toMillis(5));
