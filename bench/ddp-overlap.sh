@@ -11,8 +11,8 @@ jccl="$here/jccl"
 "$jccl" --version >/dev/null   # build once, outside the timings
 
 median() { sort -g | awk '{a[NR]=$1} END {if (NR==0) print "n/a"; else if (NR%2) print a[(NR+1)/2]; else printf "%.2f\n", (a[NR/2]+a[NR/2+1])/2}'; }
-# From the summary: "mean step time (...): S ms = compute C ms (...) + exposed communication E ms"
-#                   "communication: T ms per step in flight, X ms exposed after backward, H ms (P%) hidden under backward"
+# From the summary: "mean step time (...): S ms = compute C ms (...) + exposed communication E ms + other O ms ..."
+#                   "communication: T ms per step in flight, X ms exposed, H ms (P%) hidden under backward"
 field() { sed -n "$1" | head -1; }
 
 declare -A r
@@ -26,7 +26,7 @@ for ((i = 1; i <= rounds; i++)); do
     r[${mode}_compute]+="$(echo "$out" | field 's/.*mean step time ([^)]*): [0-9.]* ms = compute \([0-9.]*\) ms.*/\1/p') "
     r[${mode}_comm]+="$(echo "$out" | field 's/.*communication: \([0-9.]*\) ms per step in flight.*/\1/p') "
     r[${mode}_exposed]+="$(echo "$out" | field 's/.*in flight, \([0-9.]*\) ms exposed.*/\1/p') "
-    r[${mode}_hidden]+="$(echo "$out" | field 's/.*exposed after backward, \([0-9.]*\) ms (.*/\1/p') "
+    r[${mode}_hidden]+="$(echo "$out" | field 's/.*ms exposed, \([0-9.]*\) ms (.*/\1/p') "
     r[${mode}_share]+="$(echo "$out" | field 's/.* ms (\([0-9]*\)%) hidden.*/\1/p') "
     r[${mode}_wall]+="$wall "
   done

@@ -47,10 +47,10 @@ final class BucketState {
         if (launch != null) launch.poll();
     }
 
-    /** Waits for the collective (bounded by the collectives' timeout). */
-    void await() {
+    /** Waits for the collective (bounded by the collectives' timeout), sleeping while the watcher drives it. */
+    void await(CompletionWatcher watcher) {
         if (launch == null) throw new IllegalStateException("bucket " + plan.index() + " was never launched");
-        launch.await();
+        launch.awaitSettled(watcher::alive);
     }
 
     long launchNs() {

@@ -7,7 +7,8 @@ import java.util.concurrent.TimeUnit;
  * A thread that waits on each launched bucket in launch order and stamps its completion the moment
  * it returns, so the timing of communication does not depend on how often the training thread looks.
  * While it waits, the collectives' own {@code await} drives their progress (a communicator's progress
- * thread then stays parked), so watching adds no busy thread.
+ * thread then stays parked), and the training thread sleeps on {@link Launch#awaitSettled} rather
+ * than waiting alongside it, so watching adds no busy thread.
  *
  * <p>A failed collective is left to the training thread, which meets the same failure in its own
  * wait; the watcher just moves on.
@@ -25,6 +26,10 @@ final class CompletionWatcher implements AutoCloseable {
         queue.add(launch);
     }
 
+    boolean alive() {
+        return thread.isAlive();
+    }
+
     private void run() {
         while (true) {
             Launch next;
@@ -38,6 +43,8 @@ final class CompletionWatcher implements AutoCloseable {
                 next.await();
             } catch (RuntimeException e) {
                 // The training thread's own await reports it.
+            } finally {
+                next.settle();
             }
         }
     }

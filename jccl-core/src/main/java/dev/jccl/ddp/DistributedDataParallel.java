@@ -42,7 +42,7 @@ public final class DistributedDataParallel implements AutoCloseable {
     private final List<Ownership.Piece> owned;
     private final boolean[] ready;
     private final Arena arena = Arena.ofShared();
-    private final int accumulationSteps;
+    private final Accumulation accumulation;
     private final LossScaler scaler;
     private final boolean allowUnused;
     private final boolean overlap;
@@ -50,11 +50,6 @@ public final class DistributedDataParallel implements AutoCloseable {
     private final StepFlags flags = new StepFlags();
     private final CompletionWatcher watcher;
 
-    private int microSteps;
-    private int noSyncDepth;
-    private Boolean stepSyncs;
-    /** 1 / (ranks x micro-steps x loss scale) of the step being synchronized: averaging and unscaling in one multiply. */
-    private float stepAverage;
     private int nextLaunch;
     /** Time this step's gradReady calls spent waiting for buckets (sharded: before the last bucket leaves). */
     private long backwardWaitNs;
@@ -68,7 +63,7 @@ public final class DistributedDataParallel implements AutoCloseable {
         this.buckets = plan.buckets().stream().map(b -> new BucketState(b, coll.worldSize(), arena)).toArray(BucketState[]::new);
         this.owned = Ownership.of(plan, params, coll.rank());
         this.ready = new boolean[params.size()];
-        this.accumulationSteps = o.accumulationSteps;
+        this.accumulation = new Accumulation(o.accumulationSteps, coll.worldSize());
         this.scaler = o.lossScaler;
         this.allowUnused = o.allowUnusedParameters;
         this.overlap = o.overlap;
@@ -100,7 +95,7 @@ public final class DistributedDataParallel implements AutoCloseable {
         checkUsable();
         Integer i = indexByName.get(name);
         if (i == null) throw new IllegalArgumentException("gradReady: no parameter named '" + name + "' is registered");
-        if (!syncsThisStep()) return;
+        if (!syncsThisPass()) return;
         if (ready[i]) throw fail(new IllegalStateException("gradReady(" + name + ") called twice in one step"));
         try {
             markReady(params.get(i));
@@ -119,10 +114,12 @@ public final class DistributedDataParallel implements AutoCloseable {
     public StepResult finish() {
         checkUsable();
         long finishNs = Timeline.nowNs();
-        boolean sync = syncsThisStep();
-        stepSyncs = null;
         float scale = lossScale();
-        if (!sync) return new StepResult(false, ++microSteps, false, false, scale, CommTiming.NONE);
+        if (!syncsThisPass()) {
+            int covered = accumulation.covered();
+            accumulation.endPass(false);
+            return new StepResult(false, covered, false, false, scale, CommTiming.NONE);
+        }
         List<String> missing = new ArrayList<>();
         for (Param p : params) if (!ready[p.index()]) missing.add(p.name());
         if (!missing.isEmpty()) {
@@ -134,17 +131,17 @@ public final class DistributedDataParallel implements AutoCloseable {
         }
         try {
             launchInOrder();
-            for (BucketState b : buckets) b.await();
+            for (BucketState b : buckets) b.await(watcher);
         } catch (RuntimeException e) {
             throw fail(e);
         }
         long waitEndNs = Timeline.nowNs();
-        boolean nonFinite = flags.unpackAllReduced(buckets, owned, plan.last(), stepAverage);
+        boolean nonFinite = flags.unpackAllReduced(buckets, owned, plan.last(), accumulation.average());
         boolean overflow = flags.overflowReduced() || nonFinite;
         boolean skipped = scaler != null && scaler.update(overflow);
         if (overflow) timeline.instant("optimizer", skipped ? "skipped: overflow" : "overflow", "loss scale " + scale);
         CommTiming timing = StepTiming.of(buckets, finishNs, waitEndNs, backwardWaitNs, timeline);
-        int covered = microSteps + 1;
+        int covered = accumulation.covered();
         flags.endStep(!skipped);
         resetStep();
         return new StepResult(true, covered, overflow, skipped, scale, timing);
@@ -197,14 +194,7 @@ public final class DistributedDataParallel implements AutoCloseable {
 
     /** Backward passes inside the returned scope only accumulate; close it before the synchronizing one. */
     public AutoCloseable noSync() {
-        noSyncDepth++;
-        boolean[] closed = {false};
-        return () -> {
-            if (!closed[0]) {
-                closed[0] = true;
-                noSyncDepth--;
-            }
-        };
+        return accumulation.noSync();
     }
 
     @Override
@@ -212,7 +202,7 @@ public final class DistributedDataParallel implements AutoCloseable {
         for (BucketState b : buckets) {
             if (b.launched()) {
                 try {
-                    b.await();
+                    b.await(watcher);
                 } catch (RuntimeException e) {
                     // Already failing; the memory must still not be freed under a running collective.
                     break;
@@ -223,16 +213,10 @@ public final class DistributedDataParallel implements AutoCloseable {
         arena.close();
     }
 
-    /** Decided once per backward pass, at its first gradReady (or at finish when there was none). */
-    private boolean syncsThisStep() {
-        if (stepSyncs == null) {
-            stepSyncs = noSyncDepth == 0 && microSteps + 1 >= accumulationSteps;
-            if (stepSyncs) {
-                stepAverage = (float) (1.0 / ((double) coll.worldSize() * (microSteps + 1) * lossScale()));
-                flags.beginStep();
-            }
-        }
-        return stepSyncs;
+    private boolean syncsThisPass() {
+        boolean syncs = accumulation.passSyncs(lossScale());
+        if (syncs && !flags.begun()) flags.beginStep();
+        return syncs;
     }
 
     private void markReady(Param p) {
@@ -245,7 +229,7 @@ public final class DistributedDataParallel implements AutoCloseable {
     private void launchInOrder() {
         while (nextLaunch < buckets.length && buckets[nextLaunch].full()) {
             BucketState b = buckets[nextLaunch++];
-            if (b.plan == plan.last()) backwardWaitNs += flags.writeTail(buckets, owned, b, stepAverage);
+            if (b.plan == plan.last()) backwardWaitNs += flags.writeTail(buckets, owned, b, accumulation.average(), watcher);
             DataType type = b.plan.type();
             long launchNs = Timeline.nowNs();
             b.launch = new Launch(b.plan.scattered() ? coll.reduceScatterSum(b.buffer, b.shard, type) : coll.allReduceSum(b.buffer, type), launchNs);
@@ -257,7 +241,7 @@ public final class DistributedDataParallel implements AutoCloseable {
         Arrays.fill(ready, false);
         for (BucketState b : buckets) b.reset();
         nextLaunch = 0;
-        microSteps = 0;
+        accumulation.endPass(true);
         backwardWaitNs = 0;
     }
 

@@ -19,8 +19,11 @@ final class StepFlags {
     private boolean averaged;
     private boolean clipped;
     private double sumSquares = Double.NaN;
+    private boolean begun;
 
+    /** Called once when a synchronizing pass starts: the previous step's averages no longer hold. */
     void beginStep() {
+        begun = true;
         averaged = false;
         clipped = false;
         sumSquares = Double.NaN;
@@ -33,7 +36,7 @@ final class StepFlags {
      * scattered bucket and averages this rank's shards of them, since their sum of squares goes in.
      * Returns the nanoseconds spent waiting.
      */
-    long writeTail(BucketState[] buckets, List<Ownership.Piece> owned, BucketState last, float average) {
+    long writeTail(BucketState[] buckets, List<Ownership.Piece> owned, BucketState last, float average, CompletionWatcher watcher) {
         long waitedNs = 0;
         boolean nonFinite = false;
         for (BucketState b : buckets) nonFinite |= b.localNonFinite;
@@ -42,7 +45,7 @@ final class StepFlags {
             BucketState b = buckets[p.bucket()];
             if (!b.plan.scattered()) continue;
             long t0 = Timeline.nowNs();
-            b.await();
+            b.await(watcher);
             waitedNs += Timeline.nowNs() - t0;
             nonFinite |= GradientCodec.unpack(b.shard, p.resultElem(), b.plan.type(), p.param().grad(), p.from(), p.elements(), average);
             sumSq += GradientCodec.sumSquares(p.param().grad(), p.from(), p.elements());
@@ -79,6 +82,11 @@ final class StepFlags {
 
     void endStep(boolean usable) {
         averaged = usable;
+        begun = false;
+    }
+
+    boolean begun() {
+        return begun;
     }
 
     void requireAveraged() {

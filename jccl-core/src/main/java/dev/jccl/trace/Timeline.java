@@ -4,7 +4,10 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A recorder of timed spans for one rank, written out in Chrome's Trace Event format by
@@ -24,16 +27,36 @@ public final class Timeline {
     public static final Timeline DISABLED = new Timeline(-1, false);
 
     private static final long ORIGIN_NANO = System.nanoTime();
-    private static final java.util.concurrent.ConcurrentHashMap<Integer, Timeline> REGISTERED = new java.util.concurrent.ConcurrentHashMap<>();
+    private static final ConcurrentHashMap<Integer, Timeline> REGISTERED = new ConcurrentHashMap<>();
     private static final long ORIGIN_EPOCH_NS = epochNanos(Instant.now());
+
+    /**
+     * Events kept per timeline (about 100 bytes each); later ones are counted and dropped, so a long
+     * run with JCCL_TRACE set cannot grow without bound.
+     */
+    public static final int MAX_EVENTS = 2_000_000;
 
     private final int rank;
     private final boolean enabled;
+    private final int maxEvents;
     private final ConcurrentLinkedQueue<TraceEvent> events = new ConcurrentLinkedQueue<>();
+    private final AtomicInteger kept = new AtomicInteger();
+    private final AtomicLong dropped = new AtomicLong();
 
     private Timeline(int rank, boolean enabled) {
+        this(rank, enabled, MAX_EVENTS);
+    }
+
+    private Timeline(int rank, boolean enabled, int maxEvents) {
         this.rank = rank;
         this.enabled = enabled;
+        this.maxEvents = maxEvents;
+    }
+
+    /** A recording timeline that keeps at most {@code maxEvents} (for tests of the limit). */
+    static Timeline forRank(int rank, int maxEvents) {
+        if (rank < 0) throw new IllegalArgumentException("rank must be >= 0, got " + rank);
+        return new Timeline(rank, true, maxEvents);
     }
 
     /** A recording timeline for {@code rank}. */
@@ -74,13 +97,27 @@ public final class Timeline {
     public void complete(String track, String name, long startNs, long endNs, String detail) {
         if (!enabled) return;
         long dur = Math.max(0, endNs - startNs);
-        events.add(new TraceEvent(rank, track, name, toEpochNs(startNs), dur, detail));
+        add(new TraceEvent(rank, track, name, toEpochNs(startNs), dur, detail));
     }
 
     /** Records a moment (a skipped step, a loss-scale change). */
     public void instant(String track, String name, String detail) {
         if (!enabled) return;
-        events.add(new TraceEvent(rank, track, name, toEpochNs(nowNs()), 0, detail));
+        add(new TraceEvent(rank, track, name, toEpochNs(nowNs()), 0, detail));
+    }
+
+    private void add(TraceEvent e) {
+        if (kept.incrementAndGet() > maxEvents) {
+            kept.decrementAndGet();
+            dropped.incrementAndGet();
+            return;
+        }
+        events.add(e);
+    }
+
+    /** Events not kept because the timeline was full. */
+    public long dropped() {
+        return dropped.get();
     }
 
     /** Starts a span that ends when the returned handle is closed (try-with-resources). */
@@ -98,6 +135,7 @@ public final class Timeline {
     /** Drops everything recorded so far (for example the warm-up steps). */
     public void clear() {
         events.clear();
+        kept.set(0);
     }
 
     /** Maps a {@link #nowNs()} reading to epoch nanoseconds. */

@@ -65,6 +65,17 @@ class TimelineTest {
     }
 
     @Test
+    void aFullTimelineCountsWhatItDrops() {
+        Timeline t = Timeline.forRank(0, 100);
+        for (int i = 0; i < 105; i++) t.complete("x", "y", i, i + 1);
+        assertEquals(100, t.events().size());
+        assertEquals(5, t.dropped());
+        t.clear();
+        t.complete("x", "z", 0, 1);
+        assertEquals(1, t.events().size());
+    }
+
+    @Test
     void codecRoundTripsAndRefusesGarbage() {
         Timeline t = Timeline.forRank(1);
         t.complete("allreduce bucket 0", "bucket 0 \"4 MiB\"", 10, 20, "peer 2");

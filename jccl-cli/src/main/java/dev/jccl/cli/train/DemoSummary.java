@@ -29,12 +29,13 @@ record DemoSummary(ModelSpec spec, TrainSettings settings, String transport, Eva
         for (DemoRank.Comparison c : comparisons) diffs.append(f("%s after %d step%s %.3g", diffs.isEmpty() ? "" : ",", c.afterSteps(), c.afterSteps() == 1 ? "" : "s", c.maxDiff()));
         out.add(f("vs single-process training on the same global batch of %d: max |parameter difference| over %,d parameters:%s",
                 settings.globalBatch(), spec.model(1).parameterCount(), diffs));
-        out.add(f("mean step time (steps %d-%d): %.2f ms = compute %.2f ms (forward %.2f, backward %.2f, optimizer %.2f) + exposed communication %.2f ms",
+        out.add(f("mean step time (steps %d-%d): %.2f ms = compute %.2f ms (forward %.2f, backward %.2f, optimizer %.2f) + exposed communication %.2f ms + other %.2f ms (data, bookkeeping)",
                 settings.warmupSteps(), settings.steps() - 1, s.stepMs(), s.computeMs(), s.forwardMs(), s.backwardMs(), s.optimizerMs(),
-                s.stepMs() - s.computeMs()));
-        out.add(f("communication: %.2f ms per step in flight, %.2f ms exposed after backward, %.2f ms (%.0f%%) hidden under backward%s",
+                s.exposedMs(), Math.max(0, s.stepMs() - s.computeMs() - s.exposedMs())));
+        out.add(f("communication: %.2f ms per step in flight, %.2f ms exposed, %.2f ms (%.0f%%) hidden under backward%s",
                 s.commMs(), s.exposedMs(), s.hiddenMs(), 100 * s.hiddenShare(), settings.overlap() ? "" : " (overlap off)"));
-        out.add(f("allreduce: %s per step in %d bucket(s), algbw %.2f GB/s, busbw %.2f GB/s (busbw = algbw x 2(n-1)/n, n = %d)",
+        out.add(f("allreduce: %s per step in %d bucket(s), algbw %.2f GB/s, busbw %.2f GB/s over the time buckets were in flight, "
+                        + "waiting for the slowest rank included (busbw = algbw x 2(n-1)/n, n = %d)",
                 Sizes.formatBytes(s.bytesPerStep()), s.bucketsPerStep(), s.algBwBytesPerSec() / 1e9, s.busBwBytesPerSec() / 1e9, settings.ranks()));
         out.add(f("throughput: %,.0f samples/s", settings.globalBatch() / (s.stepMs() / 1e3)));
         if (settings.precision() == DataType.FLOAT16) out.add(f("loss scaling: %d step(s) skipped for overflow", s.skippedSteps()));
