@@ -90,7 +90,7 @@ public final class CommFactory {
         Scratch scratch = new Scratch();
         AbortBoard board = new AbortBoard(ns, rank, size);
         CommEngine engine = new CommEngine(rank, size, timeoutNs, transports, links, plans, scratch,
-                new FlightRecorder(RECORDER_ENTRIES), board, kernels, IdlePolicy.forRanks(who.localSize()),
+                new FlightRecorder(RECORDER_ENTRIES), board, kernels, IdlePolicy.forRanks(who.localSize(), config.get(Knobs.SPIN_NS)),
                 // JCCL_TRACE: chunk transfers and reductions go on this rank's shared timeline.
                 config.get(Knobs.TRACE).isEmpty() ? Timeline.DISABLED : Timeline.registered(rank));
         Log.info(Subsys.INIT, "rank %d/%d (%s): host %s, local rank %d of %d, %s; providers %s; FIFO %d x %s per link; kernels %s",

@@ -1,32 +1,42 @@
 package dev.jccl.comm;
 
 import dev.jccl.util.BackoffIdleStrategy;
+import dev.jccl.util.SpinBudget;
+
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * How long a thread waiting for a peer spins before it yields and then parks. A peer in another
  * process cannot wake a parked thread (shared-memory progress is noticed only by looking), and a
  * park lasts at least the kernel's timer slack (~50 µs), so once both ends of an exchange park,
  * every message costs a park: a waiter must keep looking for longer than the peer's usual answer.
- * That is right while this host has a core for every rank; with more ranks than cores, spinning
- * steals the core from the very peer being waited for, so the waiter soon yields instead.
+ * That is right while this host has a core for every rank and every runnable thread (JCCL_SPIN,
+ * see {@link SpinBudget}); with more ranks than cores, spinning steals the core from the very peer
+ * being waited for, so the waiter soon yields instead.
  */
 final class IdlePolicy {
     private final long spins;
     private final long yields;
+    private final long spinKnobNs;
+    private final int ranksOnHost;
 
-    private IdlePolicy(long spins, long yields) {
+    private IdlePolicy(long spins, long yields, long spinKnobNs, int ranksOnHost) {
         this.spins = spins;
         this.yields = yields;
+        this.spinKnobNs = spinKnobNs;
+        this.ranksOnHost = ranksOnHost;
     }
 
-    /** For {@code ranksOnHost} ranks sharing this host's cores. */
-    static IdlePolicy forRanks(int ranksOnHost) {
+    /** For {@code ranksOnHost} ranks sharing this host's cores, and JCCL_SPIN ({@link SpinBudget#AUTO} or ns). */
+    static IdlePolicy forRanks(int ranksOnHost, long spinKnobNs) {
         int cores = Runtime.getRuntime().availableProcessors();
-        return ranksOnHost <= cores ? new IdlePolicy(20_000, 200) : new IdlePolicy(100, 2_000);
+        return ranksOnHost <= cores ? new IdlePolicy(2_000, 200, spinKnobNs, ranksOnHost)
+                : new IdlePolicy(100, 2_000, spinKnobNs, ranksOnHost);
     }
 
-    /** A fresh strategy for one waiting thread (strategies are not thread-safe). */
+    /** A fresh strategy for one waiting thread (strategies are not thread-safe); the spin budget is decided now. */
     BackoffIdleStrategy newStrategy() {
-        return new BackoffIdleStrategy(spins, yields, 1_000, 100_000);
+        return new BackoffIdleStrategy(spins, SpinBudget.spinNs(spinKnobNs, ranksOnHost), yields, 1_000, 100_000,
+                LockSupport::parkNanos);
     }
 }
