@@ -33,32 +33,50 @@ final class UserMemory implements Bindings.Registrar {
     private record Cached(MemorySegment segment, MemoryRegion region) {}
 
     private final Map<ProtectionDomain, LinkedHashMap<Range, Cached>> caches = new IdentityHashMap<>();
+    // The last answer: a loop that reuses one buffer asks for the same range again and again.
+    private ProtectionDomain lastPd;
+    private Cached last;
 
     @Override
     public MemoryRegion region(MemorySegment owner, ProtectionDomain pd) {
+        Cached l = last;
+        if (pd == lastPd && l != null && l.segment().address() == owner.address() && l.segment().byteSize() == owner.byteSize()
+                && l.segment().scope().isAlive()) {
+            return l.region();
+        }
+        return lookup(owner, pd);
+    }
+
+    private MemoryRegion lookup(MemorySegment owner, ProtectionDomain pd) {
         LinkedHashMap<Range, Cached> cache = caches.computeIfAbsent(pd, d -> new LinkedHashMap<>(16, 0.75f, true) {
             @Override
             protected boolean removeEldestEntry(Map.Entry<Range, Cached> eldest) {
                 if (size() <= ENTRIES_PER_DOMAIN) return false;
-                deregisterQuietly(d, eldest.getValue().region());
+                forget(d, eldest.getValue());
                 return true;
             }
         });
         Range key = new Range(owner.address(), owner.byteSize());
         Cached e = cache.get(key);
-        if (e != null) {
-            if (e.segment().scope().isAlive()) return e.region();
+        if (e != null && !e.segment().scope().isAlive()) {
             cache.remove(key);
-            deregisterQuietly(pd, e.region());
+            forget(pd, e);
+            e = null;
         }
-        MemoryRegion r = pd.register(owner, LOCAL_SOURCE);
-        cache.put(key, new Cached(owner, r));
-        return r;
+        if (e == null) {
+            e = new Cached(owner, pd.register(owner, LOCAL_SOURCE));
+            cache.put(key, e);
+        }
+        lastPd = pd;
+        last = e;
+        return e.region();
     }
 
-    private static void deregisterQuietly(ProtectionDomain pd, MemoryRegion r) {
+    /** Drops a cached registration that left the cache (evicted, or its memory is gone). */
+    private void forget(ProtectionDomain pd, Cached c) {
+        if (c == last) last = null;
         try {
-            pd.deregister(r);
+            pd.deregister(c.region());
         } catch (RuntimeException ignored) {
             // the domain is closing or the region went with it
         }

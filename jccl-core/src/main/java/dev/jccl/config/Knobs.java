@@ -1,6 +1,7 @@
 package dev.jccl.config;
 
 import dev.jccl.util.Sizes;
+import dev.jccl.util.SpinBudget;
 
 import java.util.List;
 import java.util.Locale;
@@ -34,6 +35,9 @@ public final class Knobs {
             Knobs::positiveDuration, "how often a provider checks that its peers are alive");
     public static final Knob<Long> RNR_TIMEOUT_NS = new Knob<>("JCCL_RNR_TIMEOUT", "10ms",
             Knobs::positiveDuration, "how long a SEND waits for the peer to post a receive before RNR_RETRY_EXC");
+    public static final Knob<Long> SPIN_NS = new Knob<>("JCCL_SPIN", "auto",
+            s -> isAuto(s) ? SpinBudget.AUTO : Sizes.parseDurationNs(s),
+            "how long a waiter busy-polls before yielding and parking (e.g. 0, 20us); auto = 50us while there is a core for each local peer process and each runnable thread, else a few rounds");
     public static final Knob<String> HOST_ID = new Knob<>("JCCL_HOST_ID", "",
             s -> s, "override the host identity used to group ranks by host");
     public static final Knob<Boolean> STORE_HOSTED = new Knob<>("JCCL_STORE_HOSTED", "0",
@@ -56,7 +60,7 @@ public final class Knobs {
 
     /** All knobs, in the order devinfo -v prints them. */
     public static final List<Knob<?>> ALL = List.of(DEBUG, DEBUG_SUBSYS, DEBUG_FILE, TRANSPORT, TIMEOUT_NS,
-            QPS_PER_CONNECTION, SOCKET_IFNAME, AUTH_TOKEN, SHM_DIR, HEARTBEAT_NS, RNR_TIMEOUT_NS, HOST_ID,
+            QPS_PER_CONNECTION, SOCKET_IFNAME, AUTH_TOKEN, SHM_DIR, HEARTBEAT_NS, RNR_TIMEOUT_NS, SPIN_NS, HOST_ID,
             STORE_HOSTED, ALGO, NCHANNELS, CHUNKSIZE, BUFFSIZE, REDUCE_KERNEL, TRACE);
 
     private static String level(String s) {

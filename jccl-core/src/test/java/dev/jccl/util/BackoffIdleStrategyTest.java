@@ -4,6 +4,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -33,8 +34,23 @@ class BackoffIdleStrategyTest {
     }
 
     @Test
+    @Timeout(value = 10, unit = TimeUnit.SECONDS)
+    void aTimedSpinPhaseSpinsForItsBudgetThenParksThroughTheParker() {
+        AtomicInteger parks = new AtomicInteger();
+        BackoffIdleStrategy s = new BackoffIdleStrategy(0, 20_000_000, 0, 1_000, 1_000, ns -> parks.incrementAndGet());
+        for (int round = 0; round < 2; round++) { // reset starts a new spin phase
+            s.reset();
+            long t0 = System.nanoTime();
+            while (parks.get() == round) s.idle();
+            long spunNs = System.nanoTime() - t0;
+            assertTrue(spunNs >= 19_000_000, "parked after only " + spunNs + " ns of a 20 ms spin");
+        }
+    }
+
+    @Test
     void rejectsInconsistentParameters() {
         assertThrows(IllegalArgumentException.class, () -> new BackoffIdleStrategy(-1, 0, 1, 1));
         assertThrows(IllegalArgumentException.class, () -> new BackoffIdleStrategy(1, 1, 10, 5));
+        assertThrows(IllegalArgumentException.class, () -> new BackoffIdleStrategy(1, -1, 1, 1, 1, ns -> { }));
     }
 }

@@ -15,6 +15,10 @@ import java.util.Locale;
  * prints; rank 1 is the target (and sends too in a bidirectional run).
  */
 public final class PerfRunner {
+    private static final int LATENCY_WARMUP_MESSAGES = 5000;
+    private static final long LATENCY_WARMUP_BYTES = 256L << 20;
+    private static final long BANDWIDTH_WARMUP_BYTES = 1L << 30;
+
     private PerfRunner() {}
 
     public static void run(PerfOptions o, int rank, Config config, Exchange ex, PrintStream out) {
@@ -40,7 +44,7 @@ public final class PerfRunner {
 
     private static void latency(PerfOptions o, PerfEndpoint ep, long size, boolean driver, Exchange ex, PrintStream out) {
         ex.barrier("lat/" + size);
-        int warmup = Math.min(1000, Math.max(10, o.iterations() / 10));
+        int warmup = warmUpCount(o.iterations(), size, LATENCY_WARMUP_MESSAGES, LATENCY_WARMUP_BYTES);
         Histogram h = LatencyRun.run(ep, o.test().opcode, size, o.iterations(), warmup, driver);
         ex.barrier("lat-done/" + size);
         if (driver) PerfReport.latencyRow(out, size, o.iterations(), h);
@@ -71,9 +75,13 @@ public final class PerfRunner {
         }
     }
 
-    /** A few untimed messages first, so connection set-up and JIT warm-up stay out of the figures. */
+    /**
+     * Untimed messages first, so connection set-up and JIT compilation stay out of the figures. The
+     * per-message path reaches its optimizing compiler only after some thousands of calls; before
+     * that a small message costs several times more than in steady state.
+     */
     private static void warmUp(PerfOptions o, PerfEndpoint ep, long size, boolean driver, Exchange ex, int depth) {
-        long n = Math.min(16, o.iterationsFor(size));
+        long n = warmUpCount(o.iterationsFor(size), size, Integer.MAX_VALUE, BANDWIDTH_WARMUP_BYTES);
         boolean receivesSends = o.test().opcode == Opcode.SEND && (!driver || o.bidirectional());
         long recv = receivesSends ? n : 0;
         long[] toPost = BandwidthRun.recvShares(recv, ep.qps.length);
@@ -81,6 +89,12 @@ public final class PerfRunner {
         ex.barrier("warm/" + size);
         BandwidthRun.run(ep, o.test().opcode, size, driver || o.bidirectional() ? n : 0, recv, toPost, o.txDepth());
         ex.barrier("warm-done/" + size);
+    }
+
+    /** At most {@code iterations} and {@code maxMessages}, at most {@code maxBytes} worth, at least 10. */
+    static int warmUpCount(int iterations, long size, int maxMessages, long maxBytes) {
+        long byBytes = size == 0 ? Long.MAX_VALUE : maxBytes / size;
+        return (int) Math.min(iterations, Math.max(10, Math.min(maxMessages, byBytes)));
     }
 
     static String mbps(double bps) {

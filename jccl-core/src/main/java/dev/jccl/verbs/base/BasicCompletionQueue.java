@@ -2,6 +2,7 @@ package dev.jccl.verbs.base;
 
 import dev.jccl.util.BackoffIdleStrategy;
 import dev.jccl.util.Deadline;
+import dev.jccl.util.SpinBudget;
 import dev.jccl.verbs.CompletionQueue;
 import dev.jccl.verbs.VerbsException;
 import dev.jccl.verbs.WcOpcode;
@@ -18,9 +19,15 @@ import java.util.concurrent.locks.LockSupport;
  * nanoseconds, far below a transfer. A consumer that has backed off to parking registers itself in
  * {@code waiter} before re-checking, and producers unpark it after publishing, so a parked waiter
  * wakes on the completion rather than at the end of its park period.
+ *
+ * <p>How a waiter sleeps and is woken can be replaced ({@link #block}, {@link #wake}): a provider
+ * whose progress arrives on file descriptors sleeps on them, so that the data itself wakes the
+ * waiter and no second thread has to hand it over. The spin phase of a wait follows JCCL_SPIN
+ * ({@link SpinBudget}).
  */
 public class BasicCompletionQueue implements CompletionQueue {
     private final int depth;
+    private final long spinNs;
     private final WorkCompletion[] ring;
     private long head; // next to consume; guarded by this
     private long tail; // next to fill; guarded by this
@@ -29,9 +36,25 @@ public class BasicCompletionQueue implements CompletionQueue {
     private volatile Thread waiter;
 
     public BasicCompletionQueue(int depth) {
+        this(depth, SpinBudget.AUTO);
+    }
+
+    /** @param spinNs how long a waiter spins before yielding and blocking, or {@link SpinBudget#AUTO} */
+    public BasicCompletionQueue(int depth, long spinNs) {
         if (depth < 1) throw new IllegalArgumentException("cq depth must be >= 1, got " + depth);
+        if (spinNs < 0 && spinNs != SpinBudget.AUTO) throw new IllegalArgumentException("negative spin " + spinNs + " ns");
         this.depth = depth;
+        this.spinNs = spinNs;
         this.ring = WorkCompletion.array(depth);
+    }
+
+    protected boolean isClosed() {
+        return closed;
+    }
+
+    /** Whether {@link #poll} would return something now (or report an overrun), without progress. */
+    protected synchronized boolean ready() {
+        return overrun || tail != head;
     }
 
     @Override
@@ -52,7 +75,36 @@ public class BasicCompletionQueue implements CompletionQueue {
             }
         }
         Thread w = waiter;
-        if (w != null) LockSupport.unpark(w);
+        if (w != null && w != Thread.currentThread()) wake(w);
+    }
+
+    /**
+     * Sleeps the consumer for at most {@code ns}, returning early when {@link #wake} is called (a
+     * wake that comes first makes the next call return at once, as with a park permit).
+     */
+    protected void block(long ns) {
+        LockSupport.parkNanos(this, ns);
+    }
+
+    /**
+     * Processes on this host the consumer's queue pairs talk to, itself included, as far as the
+     * provider knows; the JCCL_SPIN auto budget spins only when each can have a core.
+     */
+    protected int localProcesses() {
+        return 1;
+    }
+
+    /**
+     * How a waiter waits: spins for at least {@code spinNs}, then yields (a peer that cannot wake us
+     * gets the core), then {@link #block}s with a growing period.
+     */
+    protected BackoffIdleStrategy idleStrategy(long spinNs) {
+        return BackoffIdleStrategy.spinningFor(spinNs, this::block);
+    }
+
+    /** Ends the {@link #block} of {@code consumer}, or makes its next one return at once. */
+    protected void wake(Thread consumer) {
+        LockSupport.unpark(consumer);
     }
 
     /**
@@ -85,13 +137,13 @@ public class BasicCompletionQueue implements CompletionQueue {
         int n = poll(out);
         if (n > 0 || timeoutNs <= 0) return n;
         Deadline deadline = Deadline.after(timeoutNs);
-        BackoffIdleStrategy idle = BackoffIdleStrategy.defaults();
+        BackoffIdleStrategy idle = idleStrategy(SpinBudget.spinNs(spinNs, localProcesses()));
         waiter = Thread.currentThread();
         try {
             while (!closed) {
+                idle.idle();
                 n = poll(out);
                 if (n > 0 || deadline.expired()) return n;
-                idle.idle();
             }
             return poll(out);
         } finally {
@@ -103,6 +155,6 @@ public class BasicCompletionQueue implements CompletionQueue {
     public void close() {
         closed = true;
         Thread w = waiter;
-        if (w != null) LockSupport.unpark(w);
+        if (w != null) wake(w);
     }
 }

@@ -14,7 +14,7 @@ final class ShmCompletionQueue extends BasicCompletionQueue {
     private volatile ShmQueuePair[] attached = new ShmQueuePair[0];
 
     ShmCompletionQueue(ShmContext context, int depth) {
-        super(depth);
+        super(depth, context.spinNs());
         this.context = context;
     }
 
@@ -30,6 +30,12 @@ final class ShmCompletionQueue extends BasicCompletionQueue {
 
     synchronized void detach(ShmQueuePair qp) {
         attached = Arrays.stream(attached).filter(q -> q != qp).toArray(ShmQueuePair[]::new);
+    }
+
+    /** This process and every peer process its context has attached to. */
+    @Override
+    protected int localProcesses() {
+        return 1 + context.attachedPeers();
     }
 
     @Override

@@ -40,6 +40,7 @@ final class ShmContext implements DeviceContext {
     private final Device device;
     private final long timeoutNs;
     private final long rnrTimeoutNs;
+    private final long spinNs;
     private final ShmPaths paths;
     private final long lid;
     private final Arena controlArena = Arena.ofShared();
@@ -59,6 +60,7 @@ final class ShmContext implements DeviceContext {
         this.device = device;
         this.timeoutNs = config.get(Knobs.TIMEOUT_NS);
         this.rnrTimeoutNs = config.get(Knobs.RNR_TIMEOUT_NS);
+        this.spinNs = config.get(Knobs.SPIN_NS);
         long heartbeatNs = config.get(Knobs.HEARTBEAT_NS);
         Path dir = Path.of(config.get(Knobs.SHM_DIR)).toAbsolutePath().normalize();
         StaleFiles.sweep(dir);
@@ -98,6 +100,7 @@ final class ShmContext implements DeviceContext {
     long pid() { return paths.pid(); }
     long timeoutNs() { return timeoutNs; }
     long rnrTimeoutNs() { return rnrTimeoutNs; }
+    long spinNs() { return spinNs; }
     SharedAllocations allocations() { return allocations; }
     PublishedRegions publishedRegions() { return publishedRegions; }
     List<ShmProtectionDomain> protectionDomains() { return pds; }
@@ -142,6 +145,13 @@ final class ShmContext implements DeviceContext {
             else fresh.close();
             rc.retain();
             return rc;
+        }
+    }
+
+    /** How many peer contexts (processes, usually) this context is attached to now. */
+    int attachedPeers() {
+        synchronized (remotes) {
+            return remotes.size();
         }
     }
 

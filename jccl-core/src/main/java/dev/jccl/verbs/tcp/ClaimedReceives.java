@@ -1,7 +1,5 @@
 package dev.jccl.verbs.tcp;
 
-import dev.jccl.util.BackoffIdleStrategy;
-import dev.jccl.util.Deadline;
 import dev.jccl.verbs.WcOpcode;
 import dev.jccl.verbs.WcStatus;
 import dev.jccl.verbs.base.BasicCompletionQueue;
@@ -68,20 +66,6 @@ final class ClaimedReceives {
         return claimed[(int) ((head + (k - base)) & (claimed.length - 1))];
     }
 
-    /** Like {@link #claim}, waiting up to {@code rnrTimeoutNs} for the application to post it. */
-    ReceiveQueue.Posted await(long k, int window, long rnrTimeoutNs) throws MalformedFrameException {
-        ReceiveQueue.Posted p = claim(k, window);
-        if (p != null) return p;
-        Deadline deadline = Deadline.after(rnrTimeoutNs);
-        BackoffIdleStrategy idle = BackoffIdleStrategy.defaults();
-        while (!deadline.expired() && !isFlushed()) {
-            idle.idle();
-            p = claim(k, window);
-            if (p != null) return p;
-        }
-        return null;
-    }
-
     /** Completes the oldest claimed receive, which must be index {@code k} (messages complete in order). */
     synchronized void complete(long k, WcStatus status, WcOpcode opcode, long byteLen, int imm, boolean hasImm,
                                String detail) {
@@ -114,7 +98,8 @@ final class ClaimedReceives {
         queue.flush(cq, qpn, detail);
     }
 
-    private synchronized boolean isFlushed() {
+    /** Whether the queue pair was flushed: no receive will ever be posted for a stalled message. */
+    synchronized boolean isFlushed() {
         return flushed;
     }
 

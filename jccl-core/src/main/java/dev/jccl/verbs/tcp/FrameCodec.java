@@ -37,8 +37,15 @@ final class FrameCodec {
     int rkey() { return header.getInt(RKEY_OFFSET); }
     int imm() { return header.getInt(IMM_OFFSET); }
     long recvIndex() { return header.getLong(RECV_INDEX_OFFSET); }
+    long ack() { return header.getLong(ACK_OFFSET); }
 
-    /** Writes every field and leaves the buffer ready to be written to a channel. */
+    /** Lets the frame acknowledge every request of the other direction up to {@code seq} (or NO_ACK). */
+    FrameCodec ack(long seq) {
+        header.putLong(ACK_OFFSET, seq);
+        return this;
+    }
+
+    /** Writes every field (ack: none) and leaves the buffer ready to be written to a channel. */
     FrameCodec encode(byte type, byte status, int chunkLength, long seq, long msgLength, long chunkOffset,
                       long remoteAddress, int rkey, int imm, long recvIndex) {
         header.clear();
@@ -52,7 +59,8 @@ final class FrameCodec {
                 .putLong(REMOTE_ADDRESS_OFFSET, remoteAddress)
                 .putInt(RKEY_OFFSET, rkey)
                 .putInt(IMM_OFFSET, imm)
-                .putLong(RECV_INDEX_OFFSET, recvIndex);
+                .putLong(RECV_INDEX_OFFSET, recvIndex)
+                .putLong(ACK_OFFSET, NO_ACK);
         header.limit(HEADER_BYTES);
         return this;
     }
@@ -76,6 +84,7 @@ final class FrameCodec {
         int chunk = chunkLength();
         if (chunk < 0 || chunk > MAX_CHUNK_BYTES) fail("chunkLength " + chunk + " outside [0, " + MAX_CHUNK_BYTES + "]");
         if (seq() < 0) fail("negative seq " + seq());
+        if (ack() < NO_ACK) fail("ack " + ack() + " below " + NO_ACK);
         switch (type) {
             case TYPE_SEND, TYPE_WRITE, TYPE_WRITE_IMM, TYPE_READ_RESPONSE -> checkChunkInMessage(chunk);
             case TYPE_READ_REQUEST -> {

@@ -18,11 +18,18 @@ import java.nio.ByteOrder;
  *   rkey          i32  responder's region key
  *   imm           i32  immediate of WRITE_WITH_IMM
  *   recvIndex     i64  SEND / WRITE_WITH_IMM: which posted receive of the responder it consumes, from 0
+ *   ack           i64  -1, or: every request of the other direction up to this seq is delivered
  * </pre>
  *
  * <p>Requests (SEND, WRITE, WRITE_IMM, READ_REQUEST) flow from requester to responder; replies (ACK,
  * NAK, READ_RESPONSE) flow back. A message larger than one chunk is cut into several frames that share
  * seq and msgLength and differ in chunkOffset.
+ *
+ * <p>Acknowledgements ride on whatever goes the other way: any frame may carry a cumulative {@code ack}
+ * for the requests its sender has delivered, so a reply that follows a request at once (a ping-pong,
+ * a credit returned) needs no ACK frame of its own. A standalone ACK is sent only when nothing else
+ * is about to go out. A NAK for seq n also acknowledges everything before n, which the responder
+ * delivered before refusing n.
  */
 final class FrameDescriptor {
     private FrameDescriptor() {}
@@ -40,7 +47,11 @@ final class FrameDescriptor {
     static final int RKEY_OFFSET = REMOTE_ADDRESS_OFFSET + Long.BYTES;
     static final int IMM_OFFSET = RKEY_OFFSET + Integer.BYTES;
     static final int RECV_INDEX_OFFSET = IMM_OFFSET + Integer.BYTES;
-    static final int HEADER_BYTES = RECV_INDEX_OFFSET + Long.BYTES;
+    static final int ACK_OFFSET = RECV_INDEX_OFFSET + Long.BYTES;
+    static final int HEADER_BYTES = ACK_OFFSET + Long.BYTES;
+
+    /** The ack field of a frame that acknowledges nothing. */
+    static final long NO_ACK = -1;
 
     static final byte TYPE_SEND = 1;
     static final byte TYPE_WRITE = 2;

@@ -11,7 +11,7 @@ import java.nio.ByteBuffer;
  * listener answers with one UTF string: empty when accepted, otherwise why not.
  *
  * <pre>
- *   magic      i32  "JTCP"
+ *   magic      i32  "JTC2": names the frame format too, so a peer speaking another one is refused
  *   targetQpn  i32  queue pair on the listening context
  *   sourceQpn  i32  the connecting queue pair
  *   lane       i32  index of this socket, [0, laneCount)
@@ -23,7 +23,7 @@ import java.nio.ByteBuffer;
 final class HelloDescriptor {
     private HelloDescriptor() {}
 
-    static final int MAGIC = 0x4A544350; // "JTCP"
+    static final int MAGIC = 0x4A544332; // "JTC2"
     static final int MAGIC_OFFSET = 0;
     static final int TARGET_QPN_OFFSET = MAGIC_OFFSET + Integer.BYTES;
     static final int SOURCE_QPN_OFFSET = TARGET_QPN_OFFSET + Integer.BYTES;

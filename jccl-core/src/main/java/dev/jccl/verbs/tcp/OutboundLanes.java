@@ -4,6 +4,7 @@ import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
 
 import static dev.jccl.verbs.tcp.FrameDescriptor.*;
 
@@ -13,14 +14,19 @@ import static dev.jccl.verbs.tcp.FrameDescriptor.*;
  * <p>A message up to {@link #STRIPE_MIN_BYTES} travels whole on one lane (lanes taken round-robin by
  * sequence number); a larger one is cut into contiguous chunks dealt to the lanes in turn, one per
  * lane when that fits {@link FrameDescriptor#MAX_CHUNK_BYTES}, so every socket streams in parallel.
- * ACKs and NAKs always go on lane 0, in the order they are issued, so the peer sees an ACK before a
- * NAK that follows it.
+ * Standalone ACKs and NAKs always go on lane 0, in the order they are issued.
+ *
+ * <p>Acknowledgements are deferred ({@link #deferAck}): the next request or READ_RESPONSE to leave,
+ * on any lane, carries the highest deferred one in its header, and {@link #flushAck} sends what is
+ * still owed as an ACK frame. Acks are cumulative, so one that overtakes another on a different lane
+ * only makes the older one stale.
  */
 final class OutboundLanes implements AutoCloseable {
     static final long STRIPE_MIN_BYTES = 256 * 1024;
     private static final long CHUNK_ALIGN_BYTES = 64 * 1024;
 
     private final OutboundLane[] lanes;
+    private final AtomicLong deferredAck = new AtomicLong(NO_ACK);
 
     OutboundLanes(List<OutboundLane> lanes) {
         this.lanes = lanes.toArray(OutboundLane[]::new);
@@ -51,6 +57,7 @@ final class OutboundLanes implements AutoCloseable {
             OutboundLane l = lanes[lane];
             OutFrame f = l.obtain();
             f.codec.encode(type, (byte) 0, length, seq, msgLength, offset, remoteAddress, rkey, imm, recvIndex);
+            if (offset == 0) f.codec.ack(takeDeferredAck());
             if (length > 0) f.payload(source.asSlice(offset, length).asByteBuffer());
             l.submit(f);
             offset += length;
@@ -62,11 +69,23 @@ final class OutboundLanes implements AutoCloseable {
         OutboundLane l = lanes[(int) Long.remainderUnsigned(seq, lanes.length)];
         OutFrame f = l.obtain();
         f.codec.encode(TYPE_READ_REQUEST, (byte) 0, 0, seq, length, 0, remoteAddress, rkey, 0, 0);
+        f.codec.ack(takeDeferredAck());
         l.submit(f);
     }
 
-    void ack(long seq) {
-        lanes[0].ack(seq);
+    /** Every request of the peer up to {@code seq} is delivered; say so with the next frame that leaves. */
+    void deferAck(long seq) {
+        deferredAck.accumulateAndGet(seq, Math::max);
+    }
+
+    /** Sends the deferred acknowledgement, if any, as an ACK frame now. */
+    void flushAck() {
+        long seq = takeDeferredAck();
+        if (seq != NO_ACK) lanes[0].ack(seq);
+    }
+
+    private long takeDeferredAck() {
+        return deferredAck.get() == NO_ACK ? NO_ACK : deferredAck.getAndSet(NO_ACK);
     }
 
     void nak(long seq, byte status, String detail) {

@@ -1,132 +1,251 @@
 package dev.jccl.verbs.tcp;
 
-import java.io.EOFException;
+import dev.jccl.util.BackoffIdleStrategy;
+
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
-import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
+import java.nio.channels.ClosedSelectorException;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
-import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * The thread that reads one inbound socket (one the peer opened to our listener): a header, checked
- * before anything else is read, then its payload straight into the memory the frame targets, with no
- * intermediate buffer. Payload that must not land (refused request, queue pair in ERR) is read into a
- * scratch buffer and dropped, so the stream stays in step.
+ * Who reads one inbound socket (one the peer opened to our listener), and when. Two kinds of thread
+ * drive its {@link InboundStream}, one at a time under {@code lock}:
+ * <ul>
+ *   <li>a consumer waiting on a completion queue of this queue pair ({@link TcpCompletionQueue}):
+ *       it sleeps on the socket itself, so the peer's data wakes the very thread that waits for the
+ *       completion, and it takes light frames only;</li>
+ *   <li>this socket's receiver thread: it takes heavy and stalled frames (handed over by a consumer
+ *       or met by itself), and everything while no consumer is watching.</li>
+ * </ul>
+ * While a consumer has polled within {@link #CONSUMER_GRACE_NS} or sleeps on the socket, the receiver
+ * thread stays off the socket (parked, not selecting), so one arrival wakes one thread.
  *
- * <p>The socket is blocking, so the thread sleeps in the kernel until bytes arrive and wakes as soon
- * as they do. It starts reading only once its queue pair is RTR, as an RC responder ignores traffic
- * before then. End of stream or a socket error moves the queue pair to ERR; a malformed frame does
- * too, before any of its bytes reach memory.
+ * <p>Bulk mode. A heavy or stalled frame puts the socket in bulk mode: the receiver thread reads
+ * everything, as the peer is likely streaming, and the consumers' selection keys are disarmed so they
+ * neither spin on bytes that are not theirs nor wake for them. The socket goes back to the consumers
+ * once no heavy frame has come for {@link #BULK_LINGER_NS}; so a stream of large messages costs one
+ * wake-up each, on the receiver thread, and the keys change only when the traffic does.
+ *
+ * <p>The thread starts reading only once its queue pair is RTR, as an RC responder ignores traffic
+ * before then. End of stream, a socket error or a malformed frame, whoever meets it, is reported once
+ * and moves the queue pair to ERR, before any byte of a malformed frame reaches memory.
  */
-final class ReceiverAgent {
+final class ReceiverAgent implements InboundStream.Handler {
     /** What the receiver reports to; implemented by the queue pair. */
     interface Sink {
         /** Waits (bounded) until frames may be processed; false when the queue pair will not get there. */
         boolean awaitReady();
 
-        void onFrame(FrameCodec header, ReceiverAgent in) throws IOException;
+        MemorySegment begin(FrameCodec header, long firstTriedNs) throws IOException;
+
+        void end(FrameCodec header, MemorySegment payload) throws IOException;
+
+        /** Sends acknowledgements deferred by frames taken so far. */
+        void flushAcks();
 
         void receiverFailed(ReceiverAgent in, IOException cause);
     }
 
-    private static final int SCRATCH_BYTES = 64 * 1024;
+    /** How long after a consumer's last poll the receiver thread still leaves the socket to it. */
+    static final long CONSUMER_GRACE_NS = 1_000_000;
+    /** How long a socket stays in bulk mode after its last heavy frame. */
+    static final long BULK_LINGER_NS = 2_000_000;
+    private static final long SELECT_MS = 100;
 
     final String peer;
     final int lane;
-    private final SocketChannel channel;
+    private final InboundStream stream;
     private final Sink sink;
-    private final FrameCodec codec = new FrameCodec(FrameCodec.allocateHeader());
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Selector selector;
     private final Thread thread;
-    private ByteBuffer scratch;
+    private final ConsumerKeys consumers;
+    private volatile boolean ready;
+    private volatile boolean stalled;
     private volatile boolean closed;
+    private boolean bulk;       // guarded by lock: the receiver thread reads everything (consumer keys disarmed)
+    private long lastHeavyNs;   // guarded by lock: when the last heavy frame began or ended
+    private boolean failed; // guarded by lock
 
-    ReceiverAgent(SocketChannel channel, String peer, int lane, Sink sink, String threadName) {
-        this.channel = channel;
+    ReceiverAgent(SocketChannel channel, String peer, int lane, Sink sink, String threadName,
+                  TcpCompletionQueue... consumers) throws IOException {
         this.peer = peer;
         this.lane = lane;
         this.sink = sink;
+        this.stream = new InboundStream(channel, peer, lane, this);
+        this.consumers = new ConsumerKeys(consumers);
+        this.selector = Selector.open();
         this.thread = Thread.ofPlatform().daemon().name(threadName).unstarted(this::run);
     }
 
-    void start() {
+    /** Makes the socket non-blocking, lets the consumers see it, and starts the receiver thread. */
+    void start() throws IOException {
+        SocketChannel channel = stream.channel();
+        channel.configureBlocking(false);
+        channel.register(selector, SelectionKey.OP_READ);
+        consumers.register(this, channel);
         thread.start();
     }
+
+    // ---- the receiver thread ----
 
     private void run() {
         try {
             if (!sink.awaitReady()) return;
-            ByteBuffer header = codec.buffer();
+            ready = true;
+            BackoffIdleStrategy stallIdle = BackoffIdleStrategy.defaults();
             while (!closed) {
-                header.clear();
-                if (!readFully(header, true)) {
-                    throw new EOFException("peer " + peer + " closed the connection (lane " + lane + ")");
+                int r;
+                boolean mine;
+                lock.lock();
+                try {
+                    if (failed) return;
+                    r = stream.pump(false);
+                    if (bulk && stream.light() && System.nanoTime() - lastHeavyNs > BULK_LINGER_NS) setBulk(false);
+                    mine = bulk;
+                } catch (IOException | RuntimeException e) {
+                    failed = true;
+                    throw e;
+                } finally {
+                    lock.unlock();
                 }
-                codec.validate();
-                sink.onFrame(codec, this);
+                sink.flushAcks();
+                stalled = r == InboundStream.STALLED;
+                if (stalled) {
+                    stallIdle.idle(); // a posted receive unparks us; the RNR bound is checked each round
+                    continue;
+                }
+                stallIdle.reset();
+                if (!mine && leftToConsumer()) continue;
+                selector.select(mine ? 1 + BULK_LINGER_NS / 1_000_000 : SELECT_MS);
+                selector.selectedKeys().clear();
             }
-        } catch (ClosedChannelException e) {
-            if (!closed) sink.receiverFailed(this, new EOFException("lane " + lane + " from " + peer + " was closed"));
+        } catch (ClosedChannelException | ClosedSelectorException e) {
+            if (!closed) report(new IOException("lane " + lane + " from " + peer + " was closed", e));
         } catch (IOException e) {
-            if (!closed) sink.receiverFailed(this, e);
+            report(e);
         } catch (RuntimeException e) {
-            if (!closed) sink.receiverFailed(this, new IOException("receiver of lane " + lane + " failed: " + e, e));
+            report(new IOException("receiver of lane " + lane + " failed: " + e, e));
+        } finally {
+            closeSelector();
         }
     }
 
-    /** Reads {@code length} payload bytes into {@code target}, or drops them when it is null. */
-    void readPayload(MemorySegment target, int length) throws IOException {
-        if (length == 0) return;
-        if (target == null) {
-            discard(length);
-            return;
-        }
-        readFully(target.asByteBuffer(), false);
-    }
-
-    /** Reads a NAK's explanation. */
-    String readDetail(int length) throws IOException {
-        ByteBuffer b = ByteBuffer.allocate(length);
-        readFully(b, false);
-        return new String(b.array(), 0, length, StandardCharsets.UTF_8);
-    }
-
-    private void discard(int length) throws IOException {
-        if (scratch == null) scratch = ByteBuffer.allocateDirect(SCRATCH_BYTES);
-        int left = length;
-        while (left > 0) {
-            scratch.clear().limit(Math.min(left, SCRATCH_BYTES));
-            readFully(scratch, false);
-            left -= scratch.limit();
-        }
-    }
-
-    /** Returns false on end of stream before the first byte when {@code atFrameStart}; EOF elsewhere throws. */
-    private boolean readFully(ByteBuffer b, boolean atFrameStart) throws IOException {
-        while (b.hasRemaining()) {
-            if (channel.read(b) < 0) {
-                if (atFrameStart && b.position() == 0) return false;
-                throw new EOFException("peer " + peer + " closed lane " + lane + " in the middle of a frame");
-            }
-        }
+    /** Parks while some consumer watches the socket; false when none does. */
+    private boolean leftToConsumer() {
+        long sleepNs = consumers.watchingForNs(System.nanoTime(), CONSUMER_GRACE_NS);
+        if (sleepNs <= 0) return false;
+        LockSupport.parkNanos(this, sleepNs);
         return true;
     }
 
-    /** Closes the socket, which ends a blocked read, and joins the thread (bounded). */
+    /** A receive was posted: a frame stalled on it may go on now. */
+    void receivePosted() {
+        if (stalled) LockSupport.unpark(thread);
+    }
+
+    // ---- consumers ----
+
+    /** Takes the light frames the socket holds now; returns how many. Called by a consumer, never blocks. */
+    int consumerPump() {
+        if (!ready || !lock.tryLock()) return 0;
+        IOException failure = null;
+        int taken = 0;
+        try {
+            if (!failed && !bulk && !closed) {
+                long before = stream.frames();
+                try {
+                    if (stream.pump(true) == InboundStream.HEAVY) handOver();
+                } finally {
+                    taken = (int) (stream.frames() - before);
+                }
+            }
+        } catch (IOException e) {
+            failed = true;
+            failure = e;
+        } catch (RuntimeException e) {
+            failed = true;
+            failure = new IOException("reading lane " + lane + " failed: " + e, e);
+        } finally {
+            lock.unlock();
+        }
+        if (failure != null && !(failure instanceof ClosedChannelException)) report(failure);
+        return taken;
+    }
+
+    void flushAcks() {
+        sink.flushAcks();
+    }
+
+    // ---- InboundStream.Handler, called under lock ----
+
+    @Override
+    public MemorySegment begin(FrameCodec header, long firstTriedNs) throws IOException {
+        return sink.begin(header, firstTriedNs);
+    }
+
+    @Override
+    public void end(FrameCodec header, MemorySegment payload) throws IOException {
+        sink.end(header, payload);
+    }
+
+    @Override
+    public void heavy(boolean heavy) {
+        lastHeavyNs = System.nanoTime();
+        if (heavy) setBulk(true);
+    }
+
+    private void setBulk(boolean on) {
+        if (bulk == on) return;
+        bulk = on;
+        consumers.arm(!on);
+    }
+
+    /** A consumer met a frame it leaves to the receiver thread: make the thread look now. */
+    private void handOver() {
+        heavy(true);
+        LockSupport.unpark(thread);
+        selector.wakeup();
+    }
+
+    private void report(IOException e) {
+        if (!closed) sink.receiverFailed(this, e);
+    }
+
+    /** Closes the socket, waits for a consumer inside the stream, and joins the thread (bounded). */
     void close() {
         closed = true;
         try {
-            channel.close();
+            stream.channel().close();
         } catch (IOException ignored) {
             // closing anyway
         }
+        LockSupport.unpark(thread);
+        selector.wakeup();
+        lock.lock();
+        lock.unlock();
+        consumers.unregister(this);
         if (Thread.currentThread() != thread && thread.isAlive()) {
             try {
                 thread.join(TimeUnit.SECONDS.toMillis(5));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
+        }
+        if (!thread.isAlive()) closeSelector(); // never started, or done
+    }
+
+    private void closeSelector() {
+        try {
+            selector.close();
+        } catch (IOException ignored) {
+            // nothing left to release
         }
     }
 }

@@ -7,7 +7,6 @@ import dev.jccl.verbs.WcStatus;
 import dev.jccl.verbs.base.BasicCompletionQueue;
 import dev.jccl.verbs.base.OutstandingSends;
 
-import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayDeque;
 
@@ -83,43 +82,52 @@ final class Requester {
         return true;
     }
 
+    /**
+     * The peer delivered every request up to {@code wireSeq}. Acks are cumulative and may arrive out of
+     * order across lanes, so an older one is ignored; one for a request never posted is malformed.
+     */
     synchronized void onAck(long wireSeq) throws MalformedFrameException {
         if (failed) return;
         long n = wireSeq - psn;
-        if (n < ackedThrough || n >= posted) {
-            throw new MalformedFrameException("ACK for seq " + wireSeq + " outside [" + (psn + ackedThrough) + ", "
+        if (n >= posted || n < -1) {
+            throw new MalformedFrameException("ACK for seq " + wireSeq + " outside [" + (psn - 1) + ", "
                     + (psn + posted) + ")");
         }
+        if (n <= ackedThrough) return;
         ackedThrough = n;
         complete();
     }
 
-    void onReadResponse(FrameCodec h, ReceiverAgent in) throws IOException {
-        PendingRead r;
-        synchronized (this) {
-            r = failed ? null : pendingRead(h.seq() - psn, h.msgLength());
-        }
-        in.readPayload(r == null ? null : r.sink.asSlice(h.chunkOffset(), h.chunkLength()), h.chunkLength());
-        if (r == null) return;
-        synchronized (this) {
-            if (failed) return;
-            r.answered = true;
-            r.landedBytes += h.chunkLength();
-            if (r.landedBytes > r.sink.byteSize()) {
-                throw new MalformedFrameException("READ seq " + h.seq() + " answered with " + r.landedBytes
-                        + " bytes, more than the " + r.sink.byteSize() + " requested");
-            }
-            complete();
-        }
+    /** Where a READ_RESPONSE chunk lands: its part of the READ's local memory, or DISCARD after a failure. */
+    synchronized MemorySegment beginReadResponse(FrameCodec h) throws MalformedFrameException {
+        if (failed) return InboundStream.DISCARD;
+        return pendingRead(h.seq() - psn, h.msgLength()).sink.asSlice(h.chunkOffset(), h.chunkLength());
     }
 
-    /** Checks a NAK's sequence number; returns the request number it refuses. */
+    /** The chunk begun by {@link #beginReadResponse} has landed. */
+    synchronized void endReadResponse(FrameCodec h) throws MalformedFrameException {
+        if (failed) return;
+        PendingRead r = pendingRead(h.seq() - psn, h.msgLength());
+        r.answered = true;
+        r.landedBytes += h.chunkLength();
+        if (r.landedBytes > r.sink.byteSize()) {
+            throw new MalformedFrameException("READ seq " + h.seq() + " answered with " + r.landedBytes
+                    + " bytes, more than the " + r.sink.byteSize() + " requested");
+        }
+        complete();
+    }
+
+    /**
+     * Checks a NAK's sequence number and takes it as an ack of everything before it (the responder
+     * refuses a request only after delivering every earlier one); returns the request number it refuses.
+     */
     synchronized long nakTarget(long wireSeq) throws MalformedFrameException {
         long n = wireSeq - psn;
         if (!failed && (n <= ackedThrough || n >= posted)) {
             throw new MalformedFrameException("NAK for seq " + wireSeq + " outside (" + (psn + ackedThrough) + ", "
                     + (psn + posted) + ")");
         }
+        if (!failed) onAck(wireSeq - 1);
         return n;
     }
 

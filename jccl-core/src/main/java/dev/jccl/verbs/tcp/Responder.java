@@ -7,7 +7,6 @@ import dev.jccl.verbs.base.ReceiveQueue;
 import dev.jccl.verbs.base.RegionTable;
 import dev.jccl.verbs.base.RemoteAccessException;
 
-import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.util.concurrent.TimeUnit;
 
@@ -15,16 +14,21 @@ import static dev.jccl.verbs.tcp.FrameDescriptor.*;
 
 /**
  * The responder half of a queue pair: executes the peer's requests as their chunks arrive, on
- * whichever receiver thread reads them.
+ * whichever thread reads them (a receiver thread, or a consumer polling its completion queue).
  *
- * <p>Per chunk, in three steps: (1) under the monitor, check the sequence number against the window
- * and record the chunk in its message's slot; (2) outside it, check the target (rkey, bounds and
- * right for the <em>whole</em> message, so a message lands entirely or not at all; the receive for a
- * SEND or WRITE_WITH_IMM) and read the payload straight into it, or drop it when refused; (3) under
- * the monitor, count the bytes and deliver, strictly in sequence order, every message whose bytes
- * have all landed: raise its receive completion, run a READ against memory that holds every earlier
- * write, and acknowledge. A refused message is answered with a NAK once everything before it was
- * delivered; nothing after it is executed.
+ * <p>Per chunk, in three steps: (1) {@link #begin}: under the monitor, check the sequence number
+ * against the window and record the chunk in its message's slot; outside it, check the target (rkey,
+ * bounds and right for the <em>whole</em> message, so a message lands entirely or not at all; the
+ * receive for a SEND or WRITE_WITH_IMM) and say where the payload goes, or that it is dropped when
+ * refused; (2) the reader puts the payload there; (3) {@link #end}: under the monitor, count the bytes
+ * and deliver, strictly in sequence order, every message whose bytes have all landed: raise its
+ * receive completion, run a READ against memory that holds every earlier write, and defer an
+ * acknowledgement (see {@link OutboundLanes}). A refused message is answered with a NAK once
+ * everything before it was delivered; nothing after it is executed.
+ *
+ * <p>A SEND or WRITE_WITH_IMM whose receive is not posted yet is not refused at once: {@code begin}
+ * returns {@link InboundStream#STALL} and is asked again, with the time of the first attempt, until
+ * the receive appears or JCCL_RNR_TIMEOUT has passed (then it is refused with an RNR NAK).
  */
 final class Responder {
     /** Fails the queue pair; used after a LOC_LEN_ERR, which breaks the responder as in verbs. */
@@ -60,20 +64,26 @@ final class Responder {
         peer = peerName;
     }
 
-    void onRequest(FrameCodec h, ReceiverAgent in) throws IOException {
+    /**
+     * Step (1) for one chunk. {@code firstTriedNs} is 0 on the first attempt, else when it was made.
+     * Returns the memory for the payload, {@link InboundStream#DISCARD}, or {@link InboundStream#STALL}.
+     */
+    MemorySegment begin(FrameCodec h, long firstTriedNs) throws MalformedFrameException {
         InboundMessage m;
-        boolean refused;
         synchronized (this) {
-            m = stopped ? null : admit(h);
-            refused = m == null || m.failure != 0; // another chunk of it was already refused
+            if (stopped) return InboundStream.DISCARD;
+            m = firstTriedNs == 0 ? admit(h) : slots[slot(h.seq())];
+            if (m.failure != 0) return InboundStream.DISCARD; // another chunk of it was already refused
         }
-        MemorySegment target = refused ? null : resolveTarget(h, m);
-        in.readPayload(target, h.chunkLength());
-        if (m == null) return;
+        return resolveTarget(h, m, firstTriedNs);
+    }
+
+    /** Step (3): the chunk begun last on this reader has landed (or was dropped). */
+    void end(FrameCodec h) throws MalformedFrameException {
         String breakDetail;
         synchronized (this) {
             if (stopped) return;
-            m.landed(h.chunkLength());
+            slots[slot(h.seq())].landed(h.chunkLength());
             breakDetail = deliver();
         }
         if (breakDetail != null) breaker.breakQp(breakDetail);
@@ -93,17 +103,21 @@ final class Responder {
             throw new MalformedFrameException(FrameDescriptor.typeName(h.type()) + " seq " + seq
                     + " outside the window (" + deliveredThrough + ", " + deliveredThrough + "+" + window + "]");
         }
-        int i = (int) (seq & (slots.length - 1));
+        int i = slot(seq);
         InboundMessage m = slots[i];
         if (m == null) slots[i] = m = new InboundMessage();
         m.admit(h);
         return m;
     }
 
-    /** Where this chunk's payload goes, or null (payload dropped) when the message is refused. */
-    private MemorySegment resolveTarget(FrameCodec h, InboundMessage m) throws MalformedFrameException {
+    private int slot(long seq) {
+        return (int) (seq & (slots.length - 1));
+    }
+
+    /** Where this chunk's payload goes; DISCARD when the message is refused, STALL while its receive is missing. */
+    private MemorySegment resolveTarget(FrameCodec h, InboundMessage m, long firstTriedNs) throws MalformedFrameException {
         byte type = h.type();
-        if (type == TYPE_READ_REQUEST) return null;
+        if (type == TYPE_READ_REQUEST) return InboundStream.DISCARD;
         MemorySegment message = null;
         if (type == TYPE_WRITE || type == TYPE_WRITE_IMM) {
             try {
@@ -113,8 +127,11 @@ final class Responder {
             }
         }
         if (type == TYPE_SEND || type == TYPE_WRITE_IMM) {
-            ReceiveQueue.Posted r = receives.await(h.recvIndex(), window, rnrTimeoutNs);
+            ReceiveQueue.Posted r = receives.claim(h.recvIndex(), window);
             if (r == null) {
+                if (!receives.isFlushed() && (firstTriedNs == 0 || System.nanoTime() - firstTriedNs < rnrTimeoutNs)) {
+                    return InboundStream.STALL;
+                }
                 return refuse(m, NAK_RECEIVER_NOT_READY, "no receive was posted within "
                         + TimeUnit.NANOSECONDS.toMicros(rnrTimeoutNs) + " us (JCCL_RNR_TIMEOUT)");
             }
@@ -131,7 +148,7 @@ final class Responder {
 
     private synchronized MemorySegment refuse(InboundMessage m, byte status, String why) {
         m.fail(status, why);
-        return null;
+        return InboundStream.DISCARD;
     }
 
     /** Caller holds the monitor. Delivers in order; returns a detail when the queue pair must break. */
@@ -140,12 +157,11 @@ final class Responder {
         String breakDetail = null;
         while (!stopped) {
             long next = deliveredThrough + 1;
-            InboundMessage m = slots[(int) (next & (slots.length - 1))];
+            InboundMessage m = slots[slot(next)];
             if (m == null || m.seq != next || !m.done()) break;
             if (m.failure == 0 && m.type == TYPE_READ_REQUEST) respondToRead(m);
             if (m.failure != 0) {
-                stopped = true;
-                if (progressed) lanes.ack(deliveredThrough);
+                stopped = true; // the NAK acknowledges everything before it
                 progressed = false;
                 if (m.failure == NAK_RECEIVE_TOO_SMALL) {
                     receives.complete(m.recvIndex, WcStatus.LOC_LEN_ERR, WcOpcode.RECV, m.msgLength, 0, false, m.detail);
@@ -163,7 +179,7 @@ final class Responder {
             deliveredThrough = next;
             progressed = true;
         }
-        if (progressed) lanes.ack(deliveredThrough);
+        if (progressed) lanes.deferAck(deliveredThrough);
         return breakDetail;
     }
 

@@ -9,6 +9,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.channels.SocketChannel;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -28,6 +29,7 @@ final class TcpConnection {
     private volatile String description;
     private HelloDescriptor.Hello inboundHello; // guarded by this
     private ReceiverAgent[] inbound;            // guarded by this
+    private volatile ReceiverAgent[] started = new ReceiverAgent[0]; // read without the lock on every postRecv
     private boolean closed;                     // guarded by this
 
     TcpConnection(TcpQueuePair qp, TcpContext context) {
@@ -71,7 +73,10 @@ final class TcpConnection {
         return outbound;
     }
 
-    /** Takes an inbound socket the listener authenticated; returns "" or why it is refused. */
+    /**
+     * Takes an inbound socket the listener authenticated; returns "" or why it is refused. Reading
+     * starts with {@link #startLane}, after the listener has written its verdict on the socket.
+     */
     synchronized String attach(HelloDescriptor.Hello h, SocketChannel ch, String peer) {
         if (closed) return "qp " + qp.qpn() + " is closed";
         if (inboundHello == null) {
@@ -86,10 +91,39 @@ final class TcpConnection {
         if (inbound[h.lane()] != null) return "lane " + h.lane() + " of qp " + qp.qpn() + " is already connected";
         String mismatch = mismatch(h, remote);
         if (mismatch != null) return mismatch;
-        ReceiverAgent agent = new ReceiverAgent(ch, peer, h.lane(), qp, "jccl-tcp-recv-qp" + qp.qpn() + "-lane" + h.lane());
-        inbound[h.lane()] = agent;
-        agent.start();
+        try {
+            inbound[h.lane()] = new ReceiverAgent(ch, peer, h.lane(), qp, "jccl-tcp-recv-qp" + qp.qpn() + "-lane" + h.lane(),
+                    qp.completionQueues());
+        } catch (IOException e) {
+            return "qp " + qp.qpn() + " cannot take lane " + h.lane() + ": " + e;
+        }
         return "";
+    }
+
+    /** Starts reading lane {@code lane}, attached before; called once the peer was told it is accepted. */
+    void startLane(int lane) {
+        ReceiverAgent agent;
+        synchronized (this) {
+            if (closed || inbound == null || lane < 0 || lane >= inbound.length) return;
+            agent = inbound[lane];
+        }
+        if (agent == null) return;
+        try {
+            agent.start();
+        } catch (IOException e) {
+            qp.receiverFailed(agent, e);
+            return;
+        }
+        synchronized (this) {
+            ReceiverAgent[] s = Arrays.copyOf(started, started.length + 1);
+            s[s.length - 1] = agent;
+            started = s;
+        }
+    }
+
+    /** Tells the receivers that a receive was posted, in case a message waits for it. */
+    void receivePosted() {
+        for (ReceiverAgent a : started) a.receivePosted();
     }
 
     synchronized HelloDescriptor.Hello inboundHello() {

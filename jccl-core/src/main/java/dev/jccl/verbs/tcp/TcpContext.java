@@ -7,7 +7,6 @@ import dev.jccl.verbs.Device;
 import dev.jccl.verbs.DeviceContext;
 import dev.jccl.verbs.ProtectionDomain;
 import dev.jccl.verbs.VerbsException;
-import dev.jccl.verbs.base.BasicCompletionQueue;
 
 import java.net.Inet4Address;
 import java.nio.channels.SocketChannel;
@@ -28,12 +27,13 @@ final class TcpContext implements DeviceContext {
     private final long timeoutNs;
     private final long rnrTimeoutNs;
     private final long heartbeatNs;
+    private final long spinNs;
     private final int lanesPerConnection;
     private final TcpListener listener;
     private final AtomicInteger nextQpn = new AtomicInteger(1);
     private final Map<Integer, TcpQueuePair> qps = new ConcurrentHashMap<>();
     private final Set<TcpProtectionDomain> pds = ConcurrentHashMap.newKeySet();
-    private final Set<BasicCompletionQueue> cqs = ConcurrentHashMap.newKeySet();
+    private final Set<TcpCompletionQueue> cqs = ConcurrentHashMap.newKeySet();
     private volatile boolean closed;
 
     TcpContext(Device device, Inet4Address address, Config config) {
@@ -43,6 +43,7 @@ final class TcpContext implements DeviceContext {
         this.timeoutNs = config.get(Knobs.TIMEOUT_NS);
         this.rnrTimeoutNs = config.get(Knobs.RNR_TIMEOUT_NS);
         this.heartbeatNs = config.get(Knobs.HEARTBEAT_NS);
+        this.spinNs = config.get(Knobs.SPIN_NS);
         this.lanesPerConnection = config.get(Knobs.QPS_PER_CONNECTION);
         this.listener = new TcpListener(this);
     }
@@ -76,19 +77,19 @@ final class TcpContext implements DeviceContext {
     @Override
     public CompletionQueue createCq(int depth) {
         checkOpen();
-        BasicCompletionQueue cq = new BasicCompletionQueue(depth);
+        TcpCompletionQueue cq = new TcpCompletionQueue(depth, spinNs);
         cqs.add(cq);
         return cq;
     }
 
-    BasicCompletionQueue ownCq(CompletionQueue cq) {
-        if (!(cq instanceof BasicCompletionQueue b) || !cqs.contains(b)) {
+    TcpCompletionQueue ownCq(CompletionQueue cq) {
+        if (!(cq instanceof TcpCompletionQueue b) || !cqs.contains(b)) {
             throw new VerbsException("completion queue " + cq + " was not created by this tcp context");
         }
         return b;
     }
 
-    TcpQueuePair newQp(TcpProtectionDomain pd, BasicCompletionQueue sendCq, BasicCompletionQueue recvCq, int sendDepth,
+    TcpQueuePair newQp(TcpProtectionDomain pd, TcpCompletionQueue sendCq, TcpCompletionQueue recvCq, int sendDepth,
                        int recvDepth) {
         checkOpen();
         int qpn = nextQpn.getAndIncrement();
@@ -102,6 +103,12 @@ final class TcpContext implements DeviceContext {
         TcpQueuePair qp = qps.get(hello.targetQpn());
         if (qp == null) return "no queue pair " + hello.targetQpn() + " on " + gid();
         return qp.attach(hello, ch, peer);
+    }
+
+    /** Starts reading a socket {@link #attach} accepted, once the peer has its verdict. */
+    void startLane(HelloDescriptor.Hello hello) {
+        TcpQueuePair qp = qps.get(hello.targetQpn());
+        if (qp != null) qp.startLane(hello.lane());
     }
 
     void forget(TcpQueuePair qp) {
@@ -119,7 +126,7 @@ final class TcpContext implements DeviceContext {
         closed = true;
         listener.close();
         for (TcpProtectionDomain pd : new ArrayList<>(pds)) pd.close();
-        for (BasicCompletionQueue cq : cqs) cq.close();
+        for (TcpCompletionQueue cq : cqs) cq.close();
     }
 
     private void checkOpen() {

@@ -82,6 +82,7 @@ final class TcpListener implements AutoCloseable {
             String refusal = context.attach(hello, ch, peer);
             accepted = refusal.isEmpty();
             new DataOutputStream(out).writeUTF(refusal);
+            if (accepted) context.startLane(hello);
             if (!accepted) Log.warn(Subsys.NET, "listener %s refused %s: %s", context.gid(), peer, refusal);
             else Log.trace(Subsys.NET, "listener %s: %s is lane %d of qp %d -> qp %d", context.gid(), peer, hello.lane(),
                     hello.sourceQpn(), hello.targetQpn());

@@ -7,7 +7,6 @@ import dev.jccl.verbs.ProtectionDomain;
 import dev.jccl.verbs.QpInitAttr;
 import dev.jccl.verbs.QueuePair;
 import dev.jccl.verbs.VerbsException;
-import dev.jccl.verbs.base.BasicCompletionQueue;
 import dev.jccl.verbs.base.LocalRegion;
 import dev.jccl.verbs.base.RegionTable;
 
@@ -78,8 +77,8 @@ final class TcpProtectionDomain implements ProtectionDomain {
     @Override
     public QueuePair createQp(QpInitAttr attr) {
         checkOpen();
-        BasicCompletionQueue sendCq = context.ownCq(attr.sendCq());
-        BasicCompletionQueue recvCq = context.ownCq(attr.recvCq());
+        TcpCompletionQueue sendCq = context.ownCq(attr.sendCq());
+        TcpCompletionQueue recvCq = context.ownCq(attr.recvCq());
         if (attr.maxSendWr() > FrameDescriptor.MAX_WINDOW) {
             throw new VerbsException("tcp queue pairs take at most " + FrameDescriptor.MAX_WINDOW + " send work requests, asked for "
                     + attr.maxSendWr());

@@ -12,12 +12,13 @@ import dev.jccl.verbs.RecvWr;
 import dev.jccl.verbs.SendWr;
 import dev.jccl.verbs.VerbsException;
 import dev.jccl.verbs.WcStatus;
-import dev.jccl.verbs.base.BasicCompletionQueue;
 import dev.jccl.verbs.base.OutstandingSends;
 import dev.jccl.verbs.base.QpStateMachine;
 
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.charset.StandardCharsets;
 import java.nio.channels.SocketChannel;
 import java.security.SecureRandom;
 import java.util.concurrent.TimeUnit;
@@ -43,7 +44,8 @@ final class TcpQueuePair implements QueuePair, ReceiverAgent.Sink, OutboundLane.
     private final int psn = RANDOM.nextInt(1 << 24);
     private final int sendDepth;
     private final QpStateMachine state;
-    private final BasicCompletionQueue sendCq;
+    private final TcpCompletionQueue sendCq;
+    private final TcpCompletionQueue recvCq;
     private final Requester requester;
     private final ClaimedReceives receives;
     private final Responder responder;
@@ -51,14 +53,15 @@ final class TcpQueuePair implements QueuePair, ReceiverAgent.Sink, OutboundLane.
     private volatile String errorDetail = "";
     private volatile boolean closed;
 
-    TcpQueuePair(TcpContext context, TcpProtectionDomain pd, int qpn, BasicCompletionQueue sendCq,
-                 BasicCompletionQueue recvCq, int sendDepth, int recvDepth) {
+    TcpQueuePair(TcpContext context, TcpProtectionDomain pd, int qpn, TcpCompletionQueue sendCq,
+                 TcpCompletionQueue recvCq, int sendDepth, int recvDepth) {
         this.context = context;
         this.pd = pd;
         this.qpn = qpn;
         this.sendDepth = sendDepth;
         this.state = new QpStateMachine(qpn);
         this.sendCq = sendCq;
+        this.recvCq = recvCq;
         this.requester = new Requester(sendDepth, sendCq, qpn, psn);
         this.receives = new ClaimedReceives(recvDepth, recvCq, qpn);
         this.responder = new Responder(pd.regions(), receives, context.rnrTimeoutNs(), this);
@@ -121,7 +124,14 @@ final class TcpQueuePair implements QueuePair, ReceiverAgent.Sink, OutboundLane.
     @Override
     public boolean postRecv(RecvWr wr) {
         if (!state.canPostRecv()) throw new VerbsException("qp " + qpn + ": postRecv needs INIT or later, state is " + state.state());
-        return receives.post(wr.wrId(), pd.regions().resolveLocal(wr.local(), true));
+        boolean posted = receives.post(wr.wrId(), pd.regions().resolveLocal(wr.local(), true));
+        if (posted) connection.receivePosted();
+        return posted;
+    }
+
+    /** The queues whose consumers may read this queue pair's sockets: every completion lands on one of them. */
+    TcpCompletionQueue[] completionQueues() {
+        return new TcpCompletionQueue[] {sendCq, recvCq};
     }
 
     /** Moves to ERR once: completes request {@code n} with {@code status}, flushes everything else. */
@@ -149,6 +159,10 @@ final class TcpQueuePair implements QueuePair, ReceiverAgent.Sink, OutboundLane.
         return connection.attach(hello, ch, peer);
     }
 
+    void startLane(int lane) {
+        connection.startLane(lane);
+    }
+
     // ---- receiver threads ----
 
     @Override
@@ -172,22 +186,42 @@ final class TcpQueuePair implements QueuePair, ReceiverAgent.Sink, OutboundLane.
     }
 
     @Override
-    public void onFrame(FrameCodec h, ReceiverAgent in) throws IOException {
+    public MemorySegment begin(FrameCodec h, long firstTriedNs) throws IOException {
+        if (firstTriedNs == 0 && h.ack() != NO_ACK) requester.onAck(h.ack());
+        return switch (h.type()) {
+            case TYPE_ACK -> {
+                requester.onAck(h.seq());
+                yield InboundStream.DISCARD;
+            }
+            case TYPE_READ_RESPONSE -> requester.beginReadResponse(h);
+            case TYPE_NAK -> MemorySegment.ofArray(new byte[h.chunkLength()]);
+            default -> responder.begin(h, firstTriedNs);
+        };
+    }
+
+    @Override
+    public void end(FrameCodec h, MemorySegment payload) throws IOException {
         switch (h.type()) {
-            case TYPE_ACK -> requester.onAck(h.seq());
-            case TYPE_READ_RESPONSE -> requester.onReadResponse(h, in);
+            case TYPE_ACK -> { }
+            case TYPE_READ_RESPONSE -> requester.endReadResponse(h);
             case TYPE_NAK -> {
-                String why = in.readDetail(h.chunkLength());
+                String why = new String(payload.toArray(ValueLayout.JAVA_BYTE), StandardCharsets.UTF_8);
                 long n = requester.nakTarget(h.seq());
                 WcStatus status = switch (h.status()) {
                     case NAK_RECEIVER_NOT_READY -> WcStatus.RNR_RETRY_EXC;
                     case NAK_RECEIVE_TOO_SMALL -> WcStatus.REM_INV_REQ_ERR;
                     default -> WcStatus.REM_ACCESS_ERR;
                 };
-                fail(n, status, "peer " + in.peer + " refused seq " + h.seq() + ": " + why);
+                fail(n, status, "peer " + peerName("(not connected)") + " refused seq " + h.seq() + ": " + why);
             }
-            default -> responder.onRequest(h, in);
+            default -> responder.end(h);
         }
+    }
+
+    @Override
+    public void flushAcks() {
+        OutboundLanes lanes = connection.outbound();
+        if (lanes != null) lanes.flushAck();
     }
 
     @Override

@@ -36,7 +36,7 @@ class TcpMalformedFrameTest {
 
     enum Garbage {
         CHUNK_PAST_MESSAGE_END, UNKNOWN_TYPE, SEQ_OUTSIDE_WINDOW, CHUNK_OVER_FRAME_LIMIT, RECV_INDEX_FAR_AHEAD,
-        RESERVED_BITS, ACK_FOR_NOTHING, READ_RESPONSE_FOR_NOTHING
+        RESERVED_BITS, ACK_FOR_NOTHING, READ_RESPONSE_FOR_NOTHING, PIGGYBACKED_ACK_FOR_NOTHING, NEGATIVE_ACK
     }
 
     @ParameterizedTest
@@ -87,6 +87,10 @@ class TcpMalformedFrameTest {
             }
             case ACK_FOR_NOTHING -> c.encodeAck(seq + 5);
             case READ_RESPONSE_FOR_NOTHING -> c.encode(TYPE_READ_RESPONSE, (byte) 0, PAYLOAD, seq, PAYLOAD, 0, 0, 0, 0, 0);
+            case PIGGYBACKED_ACK_FOR_NOTHING -> c.encode(TYPE_WRITE, (byte) 0, PAYLOAD, seq, PAYLOAD, 0, target.address(), target.rkey(), 0, 0)
+                    .ack(12345);
+            case NEGATIVE_ACK -> c.encode(TYPE_WRITE, (byte) 0, PAYLOAD, seq, PAYLOAD, 0, target.address(), target.rkey(), 0, 0)
+                    .ack(-7);
         }
         ByteBuffer out = ByteBuffer.allocate(HEADER_BYTES + PAYLOAD);
         out.put(c.buffer().clear());

@@ -1,0 +1,186 @@
+package dev.jccl.verbs.tcp;
+
+import java.io.EOFException;
+import java.io.IOException;
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
+import java.nio.channels.SocketChannel;
+
+import static dev.jccl.verbs.tcp.FrameDescriptor.HEADER_BYTES;
+
+/**
+ * The reading side of one inbound socket, as a state machine that never blocks: {@link #pump} takes
+ * what the socket holds now and advances frame by frame (header, begin, payload, end), so whichever
+ * thread holds the owner's lock can drive it, a receiver thread or a consumer polling its CQ.
+ *
+ * <p>Bytes come through a staging buffer, so one read usually brings a header together with a small
+ * payload, or several small frames at once. A payload the staging buffer does not already hold is read
+ * straight into its target memory when it is large, so bulk data is copied only by the kernel. A
+ * header is checked before anything of its frame is used; nothing of a malformed frame reaches memory.
+ *
+ * <p>Light and heavy frames. A consumer pumps in light mode: it takes frames whose payload is at most
+ * {@link #LIGHT_PAYLOAD_BYTES} and stops, leaving the frame untouched, at a heavier one or at one that
+ * must wait for a receive ({@link #HEAVY}); the receiver thread then takes over, so bulk copies run on
+ * it, beside the consumer, not on the consumer's own time. Not thread-safe: the owner serializes.
+ */
+final class InboundStream {
+    /** Frames are handed to it; implemented by the queue pair. */
+    interface Handler {
+        /**
+         * A checked header. {@code firstTriedNs} is 0 the first time, else when the first attempt was.
+         * Returns the memory its payload goes to, {@link #DISCARD}, or {@link #STALL} to be asked again.
+         */
+        MemorySegment begin(FrameCodec header, long firstTriedNs) throws IOException;
+
+        /** The payload of the frame begun last landed in {@code payload} (or was dropped). */
+        void end(FrameCodec header, MemorySegment payload) throws IOException;
+
+        /** A heavy or stalled frame began ({@code true}: only the receiver thread goes on) or ended. */
+        void heavy(boolean heavy);
+    }
+
+    /** Target of a payload that must not land anywhere (also for frames without payload). */
+    static final MemorySegment DISCARD = MemorySegment.NULL;
+    /** Returned by {@link Handler#begin} when the frame cannot be taken yet. */
+    static final MemorySegment STALL = MemorySegment.ofArray(new byte[0]);
+
+    /** Everything available was taken; more bytes are needed. */
+    static final int NEED_DATA = 0;
+    /** Light mode met a heavy or a stalled frame: the receiver thread must go on. */
+    static final int HEAVY = 1;
+    /** The current frame waits for a receive to be posted (full mode). */
+    static final int STALLED = 2;
+
+    static final int LIGHT_PAYLOAD_BYTES = 16 * 1024;
+    private static final int STAGING_BYTES = 64 * 1024;
+    /** A payload still missing this many bytes is read straight into its memory. */
+    private static final int DIRECT_READ_BYTES = 4096;
+    private static final int HEADER = 0, BEGIN = 1, PAYLOAD = 2;
+
+    final String peer;
+    final int lane;
+    private final SocketChannel channel;
+    private final Handler handler;
+    private final ByteBuffer staging = ByteBuffer.allocateDirect(STAGING_BYTES);
+    private final MemorySegment stagingSegment = MemorySegment.ofBuffer(staging);
+    private final FrameCodec codec = new FrameCodec(FrameCodec.allocateHeader());
+    private final MemorySegment headerSegment = MemorySegment.ofBuffer(codec.buffer());
+    private int readPos;  // staged bytes are [readPos, writePos)
+    private int writePos;
+    private boolean drained; // the last read left room in its buffer: the socket held no more then
+    private int phase = HEADER;
+    private long firstTriedNs;
+    private MemorySegment target;
+    private int payloadDone;
+    private long frames;
+
+    InboundStream(SocketChannel channel, String peer, int lane, Handler handler) {
+        this.channel = channel;
+        this.peer = peer;
+        this.lane = lane;
+        this.handler = handler;
+    }
+
+    SocketChannel channel() {
+        return channel;
+    }
+
+    /** Frames completed so far. */
+    long frames() {
+        return frames;
+    }
+
+    /** Whether a consumer may go on from here: between frames, or inside a light frame's payload. */
+    boolean light() {
+        return phase == HEADER || (phase == PAYLOAD && codec.chunkLength() <= LIGHT_PAYLOAD_BYTES);
+    }
+
+    /** Advances as far as the socket's bytes allow; see the class comment for {@code light}. */
+    int pump(boolean light) throws IOException {
+        while (true) {
+            if (phase == HEADER) {
+                if (writePos - readPos < HEADER_BYTES) {
+                    if (drained || fill() == 0) { // a short read emptied the socket: do not ask it again
+                        drained = false;
+                        return NEED_DATA;
+                    }
+                    continue;
+                }
+                MemorySegment.copy(stagingSegment, readPos, headerSegment, 0, HEADER_BYTES);
+                codec.validate();
+                if (light && codec.chunkLength() > LIGHT_PAYLOAD_BYTES) return HEAVY;
+                readPos += HEADER_BYTES;
+                phase = BEGIN;
+                firstTriedNs = 0;
+            }
+            if (phase == BEGIN) {
+                MemorySegment t = handler.begin(codec, firstTriedNs);
+                if (t == STALL) {
+                    if (firstTriedNs == 0) {
+                        firstTriedNs = Math.max(1, System.nanoTime());
+                        handler.heavy(true);
+                    }
+                    return light ? HEAVY : STALLED;
+                }
+                if (firstTriedNs == 0 && codec.chunkLength() > LIGHT_PAYLOAD_BYTES) handler.heavy(true);
+                target = t;
+                payloadDone = 0;
+                phase = PAYLOAD;
+            }
+            int left = codec.chunkLength() - payloadDone;
+            if (left > 0) {
+                if (readPayload(left) == 0) return NEED_DATA;
+                continue;
+            }
+            MemorySegment landed = target;
+            target = null;
+            phase = HEADER;
+            frames++;
+            handler.end(codec, landed);
+            if (firstTriedNs != 0 || codec.chunkLength() > LIGHT_PAYLOAD_BYTES) handler.heavy(false);
+        }
+    }
+
+    /** Moves payload bytes towards the target; returns 0 when the socket has none now. */
+    private int readPayload(int left) throws IOException {
+        int staged = writePos - readPos;
+        if (staged > 0) {
+            int take = Math.min(left, staged);
+            if (target != DISCARD) MemorySegment.copy(stagingSegment, readPos, target, payloadDone, take);
+            readPos += take;
+            payloadDone += take;
+            return take;
+        }
+        if (target != DISCARD && left >= DIRECT_READ_BYTES) {
+            int n = channel.read(target.asSlice(payloadDone, left).asByteBuffer());
+            if (n < 0) throw endOfStream();
+            payloadDone += n;
+            drained = n < left;
+            return n;
+        }
+        return fill();
+    }
+
+    /** Reads into the staging buffer; returns the bytes read (0: none now). */
+    private int fill() throws IOException {
+        if (readPos == writePos) {
+            readPos = writePos = 0;
+        } else if (STAGING_BYTES - writePos < STAGING_BYTES / 2) {
+            MemorySegment.copy(stagingSegment, readPos, stagingSegment, 0, writePos - readPos);
+            writePos -= readPos;
+            readPos = 0;
+        }
+        staging.limit(STAGING_BYTES).position(writePos);
+        int n = channel.read(staging);
+        if (n < 0) throw endOfStream();
+        drained = staging.hasRemaining();
+        writePos += n;
+        return n;
+    }
+
+    private EOFException endOfStream() {
+        boolean between = phase == HEADER && readPos == writePos;
+        return new EOFException(between ? "peer " + peer + " closed the connection (lane " + lane + ")"
+                : "peer " + peer + " closed lane " + lane + " in the middle of a frame");
+    }
+}

@@ -1,0 +1,192 @@
+package dev.jccl.verbs.tcp;
+
+import dev.jccl.util.BackoffIdleStrategy;
+import dev.jccl.verbs.VerbsException;
+import dev.jccl.verbs.WorkCompletion;
+import dev.jccl.verbs.base.BasicCompletionQueue;
+
+import java.io.IOException;
+import java.nio.channels.ClosedSelectorException;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.nio.channels.SocketChannel;
+import java.util.Arrays;
+import java.util.function.Consumer;
+
+/**
+ * A completion queue whose consumer reads the sockets of its queue pairs itself.
+ *
+ * <p>Every inbound socket of a queue pair using this queue is registered with the queue's selector.
+ * Polling asks the selector which sockets hold bytes (one system call for all of them) and takes their
+ * light frames ({@link ReceiverAgent#consumerPump}); a waiter that has run out of spinning sleeps in
+ * that selector rather than in a park. So the peer's reply wakes the thread that waits for it, once,
+ * as in a plain socket ping-pong, instead of waking a receiver thread that then wakes the waiter.
+ *
+ * <p>Acknowledgements the consumer's frames produce are deferred while completions go back to the
+ * application, which often answers at once (the answer carries them); they are sent when the
+ * consumer comes back to poll, finds nothing, or goes to sleep.
+ *
+ * <p>Waking: producers call {@link #wake} only while the consumer sleeps in the selector. The consumer
+ * stores {@code blocking}, then looks at the queue once more before selecting; a producer adds its
+ * completion, then loads {@code blocking}. Both are sequentially consistent, so either the consumer
+ * sees the completion or the producer sees it blocking and wakes it (a selector wake-up that comes
+ * before the select makes it return at once).
+ */
+final class TcpCompletionQueue extends BasicCompletionQueue {
+    private final Selector selector;
+    private final Consumer<SelectionKey> pumpReady = this::pumpReady;
+    private volatile ReceiverAgent[] attached = new ReceiverAgent[0];
+    private volatile boolean blocking;
+    private volatile long lastPollNs;
+    private int taken;          // consumer thread only: frames taken by the current selection
+    private boolean handedOut;  // consumer thread only: the last poll returned completions
+    private boolean selected;   // consumer thread only: a blocking select just took every socket's bytes
+    private boolean deferSelect; // consumer thread only: the next poll leaves the sockets to a wait's select
+
+    TcpCompletionQueue(int depth, long spinNs) {
+        super(depth, spinNs);
+        try {
+            this.selector = Selector.open();
+        } catch (IOException e) {
+            throw new VerbsException("cannot open a selector for a tcp completion queue: " + e, e);
+        }
+        this.lastPollNs = System.nanoTime() - 2 * ReceiverAgent.CONSUMER_GRACE_NS;
+    }
+
+    /** Lets this queue's consumer read {@code channel} (non-blocking) for {@code agent}. */
+    synchronized SelectionKey attach(ReceiverAgent agent, SocketChannel channel) throws IOException {
+        SelectionKey key = channel.register(selector, SelectionKey.OP_READ, agent);
+        ReceiverAgent[] a = Arrays.copyOf(attached, attached.length + 1);
+        a[a.length - 1] = agent;
+        attached = a;
+        selector.wakeup();
+        return key;
+    }
+
+    synchronized void detach(ReceiverAgent agent) {
+        attached = Arrays.stream(attached).filter(a -> a != agent).toArray(ReceiverAgent[]::new);
+    }
+
+    /**
+     * How much longer the consumer counts as watching its sockets: while it sleeps on them, or for
+     * {@code graceNs} after its last poll; 0 or less when it does not.
+     */
+    long watchingForNs(long nowNs, long graceNs) {
+        if (attached.length == 0) return 0;
+        return blocking ? graceNs : lastPollNs + graceNs - nowNs;
+    }
+
+    /** A socket was handed back to the consumers: a sleeping consumer must select it again. */
+    void wakeIfBlocked() {
+        if (blocking) selector.wakeup();
+    }
+
+    /**
+     * A wait's first look at the queue skips the sockets: the wait goes on to select them anyway, and
+     * that select returns at once when they already hold bytes. One system call instead of two.
+     */
+    @Override
+    public int await(WorkCompletion[] out, long timeoutNs) {
+        if (timeoutNs <= 0) return poll(out);
+        deferSelect = true;
+        try {
+            return super.await(out, timeoutNs);
+        } finally {
+            deferSelect = false;
+        }
+    }
+
+    @Override
+    public int poll(WorkCompletion[] out) {
+        int n = super.poll(out);
+        if (n > 0) {
+            handedOut = true;
+        } else {
+            flushAcks();
+        }
+        return n;
+    }
+
+    @Override
+    protected int progress() {
+        ReceiverAgent[] agents = attached;
+        if (agents.length == 0) return 0;
+        lastPollNs = System.nanoTime();
+        if (handedOut) { // the application had its chance to answer since; send what is still owed
+            handedOut = false;
+            flushAcks();
+        }
+        taken = 0;
+        if (selected || deferSelect) { // one select per wake-up: the last one took what had arrived, or the next will
+            selected = false;
+            deferSelect = false;
+            return 0;
+        }
+        try {
+            selector.selectNow(pumpReady);
+        } catch (IOException e) {
+            throw new VerbsException("selecting the sockets of a tcp completion queue failed: " + e, e);
+        } catch (ClosedSelectorException e) {
+            return 0; // the queue was closed
+        }
+        return taken;
+    }
+
+    /**
+     * Spins only for the JCCL_SPIN budget (each round is a system call), and never yields: the peer's
+     * data wakes a blocked consumer at once, while a yield can hand the core to another process for
+     * a whole time slice.
+     */
+    @Override
+    protected BackoffIdleStrategy idleStrategy(long spinNs) {
+        return new BackoffIdleStrategy(0, spinNs, 0, 1_000, 100_000, this::block);
+    }
+
+    @Override
+    protected void block(long ns) {
+        if (attached.length == 0) {
+            super.block(ns);
+            return;
+        }
+        blocking = true;
+        try {
+            taken = 0;
+            if (!ready() && !isClosed()) selector.select(pumpReady, Math.max(1, ns / 1_000_000));
+            selected = taken > 0;
+        } catch (IOException e) {
+            throw new VerbsException("waiting on the sockets of a tcp completion queue failed: " + e, e);
+        } catch (ClosedSelectorException e) {
+            // the queue was closed; the caller sees it
+        } finally {
+            blocking = false;
+            lastPollNs = System.nanoTime();
+        }
+    }
+
+    @Override
+    protected void wake(Thread consumer) {
+        if (blocking) {
+            selector.wakeup();
+        } else {
+            super.wake(consumer);
+        }
+    }
+
+    @Override
+    public void close() {
+        super.close();
+        try {
+            selector.close();
+        } catch (IOException ignored) {
+            // nothing left to release
+        }
+    }
+
+    private void flushAcks() {
+        for (ReceiverAgent a : attached) a.flushAcks();
+    }
+
+    private void pumpReady(SelectionKey key) {
+        taken += ((ReceiverAgent) key.attachment()).consumerPump();
+    }
+}

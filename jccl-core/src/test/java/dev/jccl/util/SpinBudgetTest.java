@@ -1,0 +1,43 @@
+package dev.jccl.util;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+@Timeout(10)
+class SpinBudgetTest {
+    @Test
+    void aGivenBudgetIsUsedAsIs() {
+        assertEquals(0, SpinBudget.spinNs(0, 1));
+        assertEquals(20_000, SpinBudget.spinNs(20_000, 64));
+    }
+
+    @Test
+    void autoEitherSpinsLongOrNotAtAll() {
+        long ns = SpinBudget.spinNs(SpinBudget.AUTO, 1);
+        assertTrue(ns == 0 || ns == SpinBudget.LONG_SPIN_NS, "auto chose " + ns);
+    }
+
+    @Test
+    void autoNeverSpinsWhenTheJobHasMoreProcessesThanCores() {
+        int cores = Runtime.getRuntime().availableProcessors();
+        assertEquals(0, SpinBudget.spinNs(SpinBudget.AUTO, cores + 1));
+    }
+
+    @Test
+    void runnableThreadsAreReadFromTheFourthField() {
+        assertTrue(SpinBudget.runnableAtMost("0.52 0.61 0.70 2/311 48102\n", 2));
+        assertTrue(SpinBudget.runnableAtMost("0.52 0.61 0.70 1/311 48102", 8));
+        assertFalse(SpinBudget.runnableAtMost("7.10 6.61 6.70 9/311 48102", 2));
+    }
+
+    @Test
+    void anUnreadableLoadLineMeansNoIdleCores() {
+        assertFalse(SpinBudget.runnableAtMost("", 2));
+        assertFalse(SpinBudget.runnableAtMost("0.1 0.2 0.3", 2));
+        assertFalse(SpinBudget.runnableAtMost("0.1 0.2 0.3 /5 1", 2));
+    }
+}
