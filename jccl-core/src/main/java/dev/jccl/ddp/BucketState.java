@@ -47,10 +47,10 @@ final class BucketState {
         if (launch != null) launch.poll();
     }
 
-    /** Waits for the collective (bounded by the collectives' timeout), sleeping while the watcher drives it. */
-    void await(CompletionWatcher watcher) {
+    /** Waits for the collective (bounded by the collectives' timeout), driving its progress meanwhile. */
+    void await() {
         if (launch == null) throw new IllegalStateException("bucket " + plan.index() + " was never launched");
-        launch.awaitSettled(watcher::alive);
+        launch.await();
     }
 
     long launchNs() {

@@ -131,7 +131,7 @@ public final class DistributedDataParallel implements AutoCloseable {
         }
         try {
             launchInOrder();
-            for (BucketState b : buckets) b.await(watcher);
+            for (BucketState b : buckets) b.await();
         } catch (RuntimeException e) {
             throw fail(e);
         }
@@ -202,7 +202,7 @@ public final class DistributedDataParallel implements AutoCloseable {
         for (BucketState b : buckets) {
             if (b.launched()) {
                 try {
-                    b.await(watcher);
+                    b.await();
                 } catch (RuntimeException e) {
                     // Already failing; the memory must still not be freed under a running collective.
                     break;
@@ -229,7 +229,7 @@ public final class DistributedDataParallel implements AutoCloseable {
     private void launchInOrder() {
         while (nextLaunch < buckets.length && buckets[nextLaunch].full()) {
             BucketState b = buckets[nextLaunch++];
-            if (b.plan == plan.last()) backwardWaitNs += flags.writeTail(buckets, owned, b, accumulation.average(), watcher);
+            if (b.plan == plan.last()) backwardWaitNs += flags.writeTail(buckets, owned, b, accumulation.average());
             DataType type = b.plan.type();
             long launchNs = Timeline.nowNs();
             b.launch = new Launch(b.plan.scattered() ? coll.reduceScatterSum(b.buffer, b.shard, type) : coll.allReduceSum(b.buffer, type), launchNs);

@@ -36,7 +36,7 @@ final class StepFlags {
      * scattered bucket and averages this rank's shards of them, since their sum of squares goes in.
      * Returns the nanoseconds spent waiting.
      */
-    long writeTail(BucketState[] buckets, List<Ownership.Piece> owned, BucketState last, float average, CompletionWatcher watcher) {
+    long writeTail(BucketState[] buckets, List<Ownership.Piece> owned, BucketState last, float average) {
         long waitedNs = 0;
         boolean nonFinite = false;
         for (BucketState b : buckets) nonFinite |= b.localNonFinite;
@@ -45,7 +45,7 @@ final class StepFlags {
             BucketState b = buckets[p.bucket()];
             if (!b.plan.scattered()) continue;
             long t0 = Timeline.nowNs();
-            b.await(watcher);
+            b.await();
             waitedNs += Timeline.nowNs() - t0;
             nonFinite |= GradientCodec.unpack(b.shard, p.resultElem(), b.plan.type(), p.param().grad(), p.from(), p.elements(), average);
             sumSq += GradientCodec.sumSquares(p.param().grad(), p.from(), p.elements());
