@@ -24,7 +24,9 @@ import java.util.concurrent.locks.ReentrantLock;
  *       or met by itself), and everything while no consumer is watching.</li>
  * </ul>
  * While a consumer has polled within {@link #CONSUMER_GRACE_NS} or sleeps on the socket, the receiver
- * thread stays off the socket (parked, not selecting), so one arrival wakes one thread.
+ * thread stays off the socket (parked, not selecting), so one arrival wakes one thread. The price:
+ * when the application stops polling, what arrives next (and the ACKs it owes) waits up to that grace
+ * before the receiver thread takes it.
  *
  * <p>Bulk mode. A heavy or stalled frame puts the socket in bulk mode: the receiver thread reads
  * everything, as the peer is likely streaming, and the consumers' selection keys are disarmed so they
@@ -71,7 +73,7 @@ final class ReceiverAgent implements InboundStream.Handler {
     private volatile boolean closed;
     private boolean bulk;       // guarded by lock: the receiver thread reads everything (consumer keys disarmed)
     private long lastHeavyNs;   // guarded by lock: when the last heavy frame began or ended
-    private boolean failed; // guarded by lock
+    private boolean failed;     // guarded by lock
 
     ReceiverAgent(SocketChannel channel, String peer, int lane, Sink sink, String threadName,
                   TcpCompletionQueue... consumers) throws IOException {
@@ -122,6 +124,7 @@ final class ReceiverAgent implements InboundStream.Handler {
                     continue;
                 }
                 stallIdle.reset();
+                if (r == InboundStream.PASSED) continue;
                 if (!mine && leftToConsumer()) continue;
                 selector.select(mine ? 1 + BULK_LINGER_NS / 1_000_000 : SELECT_MS);
                 selector.selectedKeys().clear();
