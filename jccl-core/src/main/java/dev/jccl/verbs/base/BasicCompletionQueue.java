@@ -95,6 +95,14 @@ public class BasicCompletionQueue implements CompletionQueue {
     }
 
     /**
+     * Whether the completions a waiter expects are being produced by other threads busy with bulk
+     * work, which an automatic spin would take a core from (JCCL_SPIN auto then spins only briefly).
+     */
+    protected boolean othersDoTheWork() {
+        return false;
+    }
+
+    /**
      * How a waiter waits: spins for at least {@code spinNs}, then yields (a peer that cannot wake us
      * gets the core), then {@link #block}s with a growing period.
      */
@@ -137,7 +145,8 @@ public class BasicCompletionQueue implements CompletionQueue {
         int n = poll(out);
         if (n > 0 || timeoutNs <= 0) return n;
         Deadline deadline = Deadline.after(timeoutNs);
-        BackoffIdleStrategy idle = idleStrategy(SpinBudget.spinNs(spinNs, localProcesses()));
+        long budgetNs = spinNs == SpinBudget.AUTO && othersDoTheWork() ? 0 : SpinBudget.spinNs(spinNs, localProcesses());
+        BackoffIdleStrategy idle = idleStrategy(budgetNs);
         waiter = Thread.currentThread();
         try {
             while (!closed) {

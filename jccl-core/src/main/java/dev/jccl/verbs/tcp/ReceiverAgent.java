@@ -51,6 +51,9 @@ final class ReceiverAgent implements InboundStream.Handler {
         /** Sends acknowledgements deferred by frames taken so far. */
         void flushAcks();
 
+        /** Whether the queue pair's sender threads are busy writing bulk data. */
+        boolean sending();
+
         void receiverFailed(ReceiverAgent in, IOException cause);
     }
 
@@ -71,7 +74,7 @@ final class ReceiverAgent implements InboundStream.Handler {
     private volatile boolean ready;
     private volatile boolean stalled;
     private volatile boolean closed;
-    private boolean bulk;       // guarded by lock: the receiver thread reads everything (consumer keys disarmed)
+    private volatile boolean bulk; // written under lock: the receiver thread reads everything (consumer keys disarmed)
     private long lastHeavyNs;   // guarded by lock: when the last heavy frame began or ended
     private boolean failed;     // guarded by lock
 
@@ -184,6 +187,11 @@ final class ReceiverAgent implements InboundStream.Handler {
 
     void flushAcks() {
         sink.flushAcks();
+    }
+
+    /** Whether bulk data moves on this queue pair's threads: in through this socket or out on its lanes. */
+    boolean carryingBulk() {
+        return bulk || sink.sending();
     }
 
     // ---- InboundStream.Handler, called under lock ----

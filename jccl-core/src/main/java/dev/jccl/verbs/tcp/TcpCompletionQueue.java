@@ -142,6 +142,16 @@ final class TcpCompletionQueue extends BasicCompletionQueue {
         return new BackoffIdleStrategy(0, spinNs, 0, 1_000, 100_000, this::block);
     }
 
+    /**
+     * Bulk transfers run on receiver and sender threads, which a spinning consumer would take a core
+     * from; while any of this queue's queue pairs carries some, an automatic spin budget is not spent.
+     */
+    @Override
+    protected boolean othersDoTheWork() {
+        for (ReceiverAgent a : attached) if (a.carryingBulk()) return true;
+        return false;
+    }
+
     @Override
     protected void block(long ns) {
         if (attached.length == 0) {
