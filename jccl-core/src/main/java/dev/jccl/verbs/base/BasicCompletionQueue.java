@@ -86,20 +86,9 @@ public class BasicCompletionQueue implements CompletionQueue {
         LockSupport.parkNanos(this, ns);
     }
 
-    /**
-     * Processes on this host the consumer's queue pairs talk to, itself included, as far as the
-     * provider knows; the JCCL_SPIN auto budget spins only when each can have a core.
-     */
-    protected int localProcesses() {
-        return 1;
-    }
-
-    /**
-     * Whether the completions a waiter expects are being produced by other threads busy with bulk
-     * work, which an automatic spin would take a core from (JCCL_SPIN auto then spins only briefly).
-     */
-    protected boolean othersDoTheWork() {
-        return false;
+    /** The spin budget of a wait starting now when JCCL_SPIN is auto: {@link SpinBudget#autoSpinNs()}. */
+    protected long autoSpinNs() {
+        return SpinBudget.autoSpinNs();
     }
 
     /**
@@ -145,8 +134,7 @@ public class BasicCompletionQueue implements CompletionQueue {
         int n = poll(out);
         if (n > 0 || timeoutNs <= 0) return n;
         Deadline deadline = Deadline.after(timeoutNs);
-        long budgetNs = spinNs == SpinBudget.AUTO && othersDoTheWork() ? 0 : SpinBudget.spinNs(spinNs, localProcesses());
-        BackoffIdleStrategy idle = idleStrategy(budgetNs);
+        BackoffIdleStrategy idle = idleStrategy(spinNs == SpinBudget.AUTO ? autoSpinNs() : spinNs);
         waiter = Thread.currentThread();
         try {
             while (!closed) {

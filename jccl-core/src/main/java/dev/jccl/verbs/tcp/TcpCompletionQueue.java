@@ -144,12 +144,12 @@ final class TcpCompletionQueue extends BasicCompletionQueue {
 
     /**
      * Bulk transfers run on receiver and sender threads, which a spinning consumer would take a core
-     * from; while any of this queue's queue pairs carries some, an automatic spin budget is not spent.
+     * from; while any of this queue's queue pairs carries some, the automatic budget is not spent.
      */
     @Override
-    protected boolean othersDoTheWork() {
-        for (ReceiverAgent a : attached) if (a.carryingBulk()) return true;
-        return false;
+    protected long autoSpinNs() {
+        for (ReceiverAgent a : attached) if (a.carryingBulk()) return 0;
+        return super.autoSpinNs();
     }
 
     @Override
