@@ -75,7 +75,7 @@ public class BasicCompletionQueue implements CompletionQueue {
             }
         }
         Thread w = waiter;
-        if (w != null && w != Thread.currentThread()) wake(w);
+        if (w != null) wake(w);
     }
 
     /**

@@ -175,6 +175,7 @@ final class TcpCompletionQueue extends BasicCompletionQueue {
 
     @Override
     protected void wake(Thread consumer) {
+        if (consumer == Thread.currentThread()) return; // the consumer's own frames: it is not asleep
         if (blocking) {
             selector.wakeup();
         } else {
