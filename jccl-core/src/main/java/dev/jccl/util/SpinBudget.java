@@ -8,13 +8,12 @@ import java.nio.file.Path;
  * How long a waiter busy-polls before it yields and parks (JCCL_SPIN).
  *
  * <p>Spinning is the fastest way to notice a peer's progress, and a thief of the peer's core when
- * ranks outnumber cores. So a fixed budget is used as given, and {@link #AUTO} spins for
- * {@link #LONG_SPIN_NS}, which covers a peer's reply, only when both say there is a core for every
- * rank: the caller, which counts the processes on this host it talks to (shm peers), and the kernel,
- * which counts no more runnable threads than cores. Otherwise a waiter spins only the strategy's few
- * default rounds and gets off the core its peer needs. The kernel's count is the fourth field of
- * {@code /proc/loadavg}, read at most every {@link #SAMPLE_PERIOD_NS} per process; where that file
- * does not exist, AUTO spins briefly.
+ * ranks outnumber cores. So a fixed budget is used as given, and {@link #AUTO} lets the waiting
+ * provider decide, usually through {@link #autoSpinNs()}: {@link #LONG_SPIN_NS}, which covers a
+ * peer's reply, while the kernel counts no more runnable threads than cores (two ranks on two idle
+ * cores), else nothing beyond the strategy's few default rounds, so a waiter gets off the core its
+ * peer needs. The count is the fourth field of {@code /proc/loadavg}, read at most every
+ * {@link #SAMPLE_PERIOD_NS} per process; where that file does not exist, the answer is nothing.
  */
 public final class SpinBudget {
     /** The knob value meaning "decide from the host's load". */
@@ -30,14 +29,13 @@ public final class SpinBudget {
 
     private SpinBudget() {}
 
-    /**
-     * The budget for a wait starting now: {@code configuredNs} itself, or the AUTO choice for a
-     * waiter whose job has {@code localProcesses} processes on this host that it knows of (1: none
-     * known besides itself).
-     */
-    public static long spinNs(long configuredNs, int localProcesses) {
-        if (configuredNs != AUTO) return configuredNs;
-        if (localProcesses > Runtime.getRuntime().availableProcessors()) return 0;
+    /** {@code configuredNs} itself, or for {@link #AUTO} the host-based choice of {@link #autoSpinNs()}. */
+    public static long spinNs(long configuredNs) {
+        return configuredNs == AUTO ? autoSpinNs() : configuredNs;
+    }
+
+    /** {@link #LONG_SPIN_NS} while the host has a core for every runnable thread, else 0. */
+    public static long autoSpinNs() {
         long now = System.nanoTime();
         if (!sampled || now - sampledAtNs > SAMPLE_PERIOD_NS) {
             sampledSpinNs = idleCores() ? LONG_SPIN_NS : 0;

@@ -11,20 +11,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class SpinBudgetTest {
     @Test
     void aGivenBudgetIsUsedAsIs() {
-        assertEquals(0, SpinBudget.spinNs(0, 1));
-        assertEquals(20_000, SpinBudget.spinNs(20_000, 64));
+        assertEquals(0, SpinBudget.spinNs(0));
+        assertEquals(20_000, SpinBudget.spinNs(20_000));
     }
 
     @Test
     void autoEitherSpinsLongOrNotAtAll() {
-        long ns = SpinBudget.spinNs(SpinBudget.AUTO, 1);
+        long ns = SpinBudget.spinNs(SpinBudget.AUTO);
         assertTrue(ns == 0 || ns == SpinBudget.LONG_SPIN_NS, "auto chose " + ns);
-    }
-
-    @Test
-    void autoNeverSpinsWhenTheJobHasMoreProcessesThanCores() {
-        int cores = Runtime.getRuntime().availableProcessors();
-        assertEquals(0, SpinBudget.spinNs(SpinBudget.AUTO, cores + 1));
     }
 
     @Test

@@ -75,7 +75,7 @@ public class BasicCompletionQueue implements CompletionQueue {
             }
         }
         Thread w = waiter;
-        if (w != null && w != Thread.currentThread()) wake(w);
+        if (w != null) wake(w);
     }
 
     /**
@@ -86,12 +86,9 @@ public class BasicCompletionQueue implements CompletionQueue {
         LockSupport.parkNanos(this, ns);
     }
 
-    /**
-     * Processes on this host the consumer's queue pairs talk to, itself included, as far as the
-     * provider knows; the JCCL_SPIN auto budget spins only when each can have a core.
-     */
-    protected int localProcesses() {
-        return 1;
+    /** The spin budget of a wait starting now when JCCL_SPIN is auto: {@link SpinBudget#autoSpinNs()}. */
+    protected long autoSpinNs() {
+        return SpinBudget.autoSpinNs();
     }
 
     /**
@@ -137,7 +134,7 @@ public class BasicCompletionQueue implements CompletionQueue {
         int n = poll(out);
         if (n > 0 || timeoutNs <= 0) return n;
         Deadline deadline = Deadline.after(timeoutNs);
-        BackoffIdleStrategy idle = idleStrategy(SpinBudget.spinNs(spinNs, localProcesses()));
+        BackoffIdleStrategy idle = idleStrategy(spinNs == SpinBudget.AUTO ? autoSpinNs() : spinNs);
         waiter = Thread.currentThread();
         try {
             while (!closed) {

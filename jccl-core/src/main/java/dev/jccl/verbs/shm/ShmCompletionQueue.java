@@ -32,10 +32,14 @@ final class ShmCompletionQueue extends BasicCompletionQueue {
         attached = Arrays.stream(attached).filter(q -> q != qp).toArray(ShmQueuePair[]::new);
     }
 
-    /** This process and every peer process its context has attached to. */
+    /**
+     * No extra spinning: the strategy's yields already spin on an idle host and give the core away on
+     * a busy one, while polling the peer's rings harder only slows the peer's copies into them (a
+     * streaming receiver then takes completions one at a time instead of in batches).
+     */
     @Override
-    protected int localProcesses() {
-        return 1 + context.attachedPeers();
+    protected long autoSpinNs() {
+        return 0;
     }
 
     @Override

@@ -148,13 +148,6 @@ final class ShmContext implements DeviceContext {
         }
     }
 
-    /** How many peer contexts (processes, usually) this context is attached to now. */
-    int attachedPeers() {
-        synchronized (remotes) {
-            return remotes.size();
-        }
-    }
-
     /** Drops a queue pair's hold on {@code rc}; the last one releases the peer's mappings. */
     void detachPeer(RemoteContext rc) {
         synchronized (remotes) {

@@ -15,7 +15,8 @@ import static dev.jccl.verbs.tcp.FrameDescriptor.HEADER_BYTES;
  *
  * <p>Bytes come through a staging buffer, so one read usually brings a header together with a small
  * payload, or several small frames at once. A payload the staging buffer does not already hold is read
- * straight into its target memory when it is large, so bulk data is copied only by the kernel. A
+ * straight into its target memory when it is large; and after a large payload the next read asks for
+ * just a header, as another large payload likely follows, so bulk data is copied only by the kernel. A
  * header is checked before anything of its frame is used; nothing of a malformed frame reaches memory.
  *
  * <p>Light and heavy frames. A consumer pumps in light mode: it takes frames whose payload is at most
@@ -50,6 +51,14 @@ final class InboundStream {
     static final int HEAVY = 1;
     /** The current frame waits for a receive to be posted (full mode). */
     static final int STALLED = 2;
+    /** {@link #PASS_BYTES} of payload were taken in this call; more may be waiting. */
+    static final int PASSED = 3;
+
+    /**
+     * Payload one call takes at most before it returns, so its caller can send the acknowledgements
+     * owed so far while the peer keeps streaming (a sender's window must not wait for a drained socket).
+     */
+    static final long PASS_BYTES = 1 << 20;
 
     static final int LIGHT_PAYLOAD_BYTES = 16 * 1024;
     private static final int STAGING_BYTES = 64 * 1024;
@@ -68,6 +77,7 @@ final class InboundStream {
     private int readPos;  // staged bytes are [readPos, writePos)
     private int writePos;
     private boolean drained; // the last read left room in its buffer: the socket held no more then
+    private boolean expectLarge; // the last payload was large: read the next header alone
     private int phase = HEADER;
     private long firstTriedNs;
     private MemorySegment target;
@@ -97,10 +107,13 @@ final class InboundStream {
 
     /** Advances as far as the socket's bytes allow; see the class comment for {@code light}. */
     int pump(boolean light) throws IOException {
+        long payloadTaken = 0;
         while (true) {
+            if (phase == HEADER && payloadTaken >= PASS_BYTES) return PASSED;
             if (phase == HEADER) {
                 if (writePos - readPos < HEADER_BYTES) {
-                    if (drained || fill() == 0) { // a short read emptied the socket: do not ask it again
+                    int want = expectLarge ? HEADER_BYTES - (writePos - readPos) : STAGING_BYTES;
+                    if (drained || fill(want) == 0) { // a short read emptied the socket: do not ask it again
                         drained = false;
                         return NEED_DATA;
                     }
@@ -136,6 +149,8 @@ final class InboundStream {
             target = null;
             phase = HEADER;
             frames++;
+            payloadTaken += codec.chunkLength();
+            expectLarge = codec.chunkLength() >= DIRECT_READ_BYTES;
             handler.end(codec, landed);
             if (firstTriedNs != 0 || codec.chunkLength() > LIGHT_PAYLOAD_BYTES) handler.heavy(false);
         }
@@ -158,11 +173,11 @@ final class InboundStream {
             drained = n < left;
             return n;
         }
-        return fill();
+        return fill(STAGING_BYTES);
     }
 
-    /** Reads into the staging buffer; returns the bytes read (0: none now). */
-    private int fill() throws IOException {
+    /** Reads at most {@code maxBytes} into the staging buffer; returns the bytes read (0: none now). */
+    private int fill(int maxBytes) throws IOException {
         if (readPos == writePos) {
             readPos = writePos = 0;
         } else if (STAGING_BYTES - writePos < STAGING_BYTES / 2) {
@@ -170,7 +185,7 @@ final class InboundStream {
             writePos -= readPos;
             readPos = 0;
         }
-        staging.limit(STAGING_BYTES).position(writePos);
+        staging.limit((int) Math.min(STAGING_BYTES, (long) writePos + maxBytes)).position(writePos);
         int n = channel.read(staging);
         if (n < 0) throw endOfStream();
         drained = staging.hasRemaining();

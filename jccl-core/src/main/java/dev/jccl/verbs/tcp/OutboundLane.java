@@ -55,6 +55,7 @@ final class OutboundLane implements AutoCloseable {
     private final ArrayDeque<OutFrame> control = new ArrayDeque<>(); // guarded by this
     private final ArrayDeque<OutFrame> data = new ArrayDeque<>();    // guarded by this
     private final ArrayDeque<OutFrame> pool = new ArrayDeque<>();    // guarded by this
+    private volatile boolean sending; // the sender thread has frames to write (large ones, or a full socket)
     private volatile boolean closing;
     private volatile boolean closed;
 
@@ -137,6 +138,7 @@ final class OutboundLane implements AutoCloseable {
                 return;
             }
             if (result != DRAINED) {
+                sending = true;
                 selector.wakeup();
                 return;
             }
@@ -182,6 +184,7 @@ final class OutboundLane implements AutoCloseable {
                 writeLock.lock();
                 try {
                     result = drain(Long.MAX_VALUE);
+                    sending = result != DRAINED;
                     writesNow = writes;
                     // Under the lock, so no inline writer is cut off in the middle of a frame.
                     if (result == DRAINED && closing) {
@@ -221,6 +224,11 @@ final class OutboundLane implements AutoCloseable {
         int n = channel.read(ByteBuffer.allocate(1));
         if (n < 0) throw new EOFException("peer " + peer + " closed the connection (lane " + index + ")");
         if (n > 0) throw new MalformedFrameException("peer " + peer + " wrote on send-only lane " + index);
+    }
+
+    /** Whether this lane's sender thread is busy writing (bulk data, or a socket that is full). */
+    boolean sending() {
+        return sending;
     }
 
     private synchronized boolean hasQueued() {

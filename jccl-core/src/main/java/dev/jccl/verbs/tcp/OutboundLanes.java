@@ -97,6 +97,12 @@ final class OutboundLanes implements AutoCloseable {
         lanes[0].submitControl(f);
     }
 
+    /** Whether some lane's sender thread is busy writing bulk data. */
+    boolean sending() {
+        for (OutboundLane l : lanes) if (l.sending()) return true;
+        return false;
+    }
+
     /** Every lane finishes its control frames, then shuts its output. */
     void shutdown() {
         for (OutboundLane l : lanes) l.shutdown();

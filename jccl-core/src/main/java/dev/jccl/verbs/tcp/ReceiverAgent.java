@@ -24,7 +24,9 @@ import java.util.concurrent.locks.ReentrantLock;
  *       or met by itself), and everything while no consumer is watching.</li>
  * </ul>
  * While a consumer has polled within {@link #CONSUMER_GRACE_NS} or sleeps on the socket, the receiver
- * thread stays off the socket (parked, not selecting), so one arrival wakes one thread.
+ * thread stays off the socket (parked, not selecting), so one arrival wakes one thread. The price:
+ * when the application stops polling, what arrives next (and the ACKs it owes) waits up to that grace
+ * before the receiver thread takes it.
  *
  * <p>Bulk mode. A heavy or stalled frame puts the socket in bulk mode: the receiver thread reads
  * everything, as the peer is likely streaming, and the consumers' selection keys are disarmed so they
@@ -49,6 +51,9 @@ final class ReceiverAgent implements InboundStream.Handler {
         /** Sends acknowledgements deferred by frames taken so far. */
         void flushAcks();
 
+        /** Whether the queue pair's sender threads are busy writing bulk data. */
+        boolean sending();
+
         void receiverFailed(ReceiverAgent in, IOException cause);
     }
 
@@ -69,9 +74,9 @@ final class ReceiverAgent implements InboundStream.Handler {
     private volatile boolean ready;
     private volatile boolean stalled;
     private volatile boolean closed;
-    private boolean bulk;       // guarded by lock: the receiver thread reads everything (consumer keys disarmed)
+    private volatile boolean bulk; // written under lock: the receiver thread reads everything (consumer keys disarmed)
     private long lastHeavyNs;   // guarded by lock: when the last heavy frame began or ended
-    private boolean failed; // guarded by lock
+    private boolean failed;     // guarded by lock
 
     ReceiverAgent(SocketChannel channel, String peer, int lane, Sink sink, String threadName,
                   TcpCompletionQueue... consumers) throws IOException {
@@ -122,6 +127,7 @@ final class ReceiverAgent implements InboundStream.Handler {
                     continue;
                 }
                 stallIdle.reset();
+                if (r == InboundStream.PASSED) continue;
                 if (!mine && leftToConsumer()) continue;
                 selector.select(mine ? 1 + BULK_LINGER_NS / 1_000_000 : SELECT_MS);
                 selector.selectedKeys().clear();
@@ -181,6 +187,11 @@ final class ReceiverAgent implements InboundStream.Handler {
 
     void flushAcks() {
         sink.flushAcks();
+    }
+
+    /** Whether bulk data moves on this queue pair's threads: in through this socket or out on its lanes. */
+    boolean carryingBulk() {
+        return bulk || sink.sending();
     }
 
     // ---- InboundStream.Handler, called under lock ----

@@ -142,6 +142,16 @@ final class TcpCompletionQueue extends BasicCompletionQueue {
         return new BackoffIdleStrategy(0, spinNs, 0, 1_000, 100_000, this::block);
     }
 
+    /**
+     * Bulk transfers run on receiver and sender threads, which a spinning consumer would take a core
+     * from; while any of this queue's queue pairs carries some, the automatic budget is not spent.
+     */
+    @Override
+    protected long autoSpinNs() {
+        for (ReceiverAgent a : attached) if (a.carryingBulk()) return 0;
+        return super.autoSpinNs();
+    }
+
     @Override
     protected void block(long ns) {
         if (attached.length == 0) {
@@ -165,6 +175,7 @@ final class TcpCompletionQueue extends BasicCompletionQueue {
 
     @Override
     protected void wake(Thread consumer) {
+        if (consumer == Thread.currentThread()) return; // the consumer's own frames: it is not asleep
         if (blocking) {
             selector.wakeup();
         } else {

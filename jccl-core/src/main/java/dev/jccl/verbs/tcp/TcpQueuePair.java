@@ -219,6 +219,12 @@ final class TcpQueuePair implements QueuePair, ReceiverAgent.Sink, OutboundLane.
     }
 
     @Override
+    public boolean sending() {
+        OutboundLanes lanes = connection.outbound();
+        return lanes != null && lanes.sending();
+    }
+
+    @Override
     public void flushAcks() {
         OutboundLanes lanes = connection.outbound();
         if (lanes != null) lanes.flushAck();
