@@ -36,7 +36,12 @@ final class IdlePolicy {
 
     /** A fresh strategy for one waiting thread (strategies are not thread-safe); the spin budget is decided now. */
     BackoffIdleStrategy newStrategy() {
-        return new BackoffIdleStrategy(spins, SpinBudget.spinNs(spinKnobNs, ranksOnHost), yields, 1_000, 100_000,
-                LockSupport::parkNanos);
+        return new BackoffIdleStrategy(spins, spinBudgetNs(), yields, 1_000, 100_000, LockSupport::parkNanos);
+    }
+
+    /** JCCL_SPIN as set; for AUTO, no long spin once this host's ranks outnumber its cores, else the host's load decides. */
+    private long spinBudgetNs() {
+        if (spinKnobNs == SpinBudget.AUTO && ranksOnHost > Runtime.getRuntime().availableProcessors()) return 0;
+        return SpinBudget.spinNs(spinKnobNs);
     }
 }
