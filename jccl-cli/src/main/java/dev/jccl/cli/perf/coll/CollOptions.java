@@ -9,11 +9,14 @@ import java.util.List;
 /**
  * One collective perf run, with nccl-tests' flags: sizes from {@code minBytes} to {@code maxBytes}
  * multiplied by {@code factor}, {@code iters} timed and {@code warmup} untimed calls per size,
- * {@code check} to verify results against the known pattern before timing.
+ * {@code check} to verify results against the known pattern before timing. Before the first size,
+ * {@code jitWarmupNs} of untimed calls let the JIT compile the data path (a cold JVM is hundreds of
+ * times slower than a warm one, and nccl-tests' few warm-up calls per size do not cover that).
  */
 public record CollOptions(CollTest test, long minBytes, long maxBytes, long factor, int iters, int warmup,
-                          boolean check, ReduceOp op, DataType type, int root, boolean json) {
+                          boolean check, ReduceOp op, DataType type, int root, boolean json, long jitWarmupNs) {
     public CollOptions {
+        if (jitWarmupNs < 0) throw new IllegalArgumentException("--jit-warmup must be >= 0");
         if (minBytes < 0 || maxBytes < minBytes) {
             throw new IllegalArgumentException("sizes must satisfy 0 <= -b <= -e, got -b " + minBytes + " -e " + maxBytes);
         }

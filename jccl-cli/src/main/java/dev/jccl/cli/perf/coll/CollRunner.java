@@ -38,6 +38,7 @@ public final class CollRunner {
             MemorySegment time = arena.allocate(8, 8);
             in.fill((byte) 0);
             out.fill((byte) 0);
+            jitWarmup(comm, o, sizes, in, out, time);
             for (long bytes : sizes) {
                 long count = o.test().count(bytes, t.byteSize(), n);
                 CollResult.Figures oop = measure(comm, o, count, bytes, in, out, false, time);
@@ -50,6 +51,28 @@ public final class CollRunner {
             }
         }
         return results;
+    }
+
+    /**
+     * Untimed calls, alternating the smallest size and a mid-sized one (the two shapes of the data
+     * path: one chunk, and chunks pipelined through the slots), in batches until every rank has spent
+     * {@code jitWarmupNs}. The ranks agree on stopping with a MAX allreduce of their elapsed time, so
+     * they always issue the same calls.
+     */
+    private static void jitWarmup(Communicator comm, CollOptions o, List<Long> sizes, MemorySegment in,
+                                  MemorySegment out, MemorySegment elapsed) {
+        if (o.jitWarmupNs() == 0 || sizes.isEmpty()) return;
+        int n = comm.size();
+        long small = o.test().count(sizes.getFirst(), o.type().byteSize(), n);
+        long mid = o.test().count(Math.min(sizes.getLast(), 1L << 20), o.type().byteSize(), n);
+        long t0 = System.nanoTime();
+        while (true) {
+            for (int i = 0; i < 200; i++) call(comm, o, small, in, out, (i & 1) == 0);
+            for (int i = 0; i < 4; i++) call(comm, o, mid, in, out, (i & 1) == 0);
+            elapsed.set(ValueLayout.JAVA_LONG, 0, System.nanoTime() - t0);
+            comm.allReduce(elapsed, 1, DataType.INT64, ReduceOp.MAX).await();
+            if (elapsed.get(ValueLayout.JAVA_LONG, 0) >= o.jitWarmupNs()) return;
+        }
     }
 
     private static CollResult.Figures measure(Communicator comm, CollOptions o, long count, long bytes,
