@@ -84,12 +84,26 @@ final class CommEngine implements AutoCloseable {
     boolean hasWork() { return current != null || !queue.isEmpty(); }
     /** Whether a caller drives progress now, or did a moment ago and will probably be back (issue, then await). */
     boolean callerActive() {
-        return waitingCallers.get() > 0 || System.nanoTime() - callerSeenNs < CALLER_GRACE_NS;
+        return callerWaiting() || callerGraceLeftNs() > 0;
+    }
+
+    /** Whether a caller is blocked in an await now (it drives progress until it leaves). */
+    boolean callerWaiting() {
+        return waitingCallers.get() > 0;
+    }
+
+    /** How much of the grace after a caller's last issue or wait is left (at most {@link #CALLER_GRACE_NS}). */
+    long callerGraceLeftNs() {
+        return CALLER_GRACE_NS - (System.nanoTime() - callerSeenNs);
     }
 
     void callerWaiting(int delta) {
-        waitingCallers.addAndGet(delta);
+        int now = waitingCallers.addAndGet(delta);
         callerSeenNs = System.nanoTime();
+        // The agent sleeps long while a caller drives progress; the last caller to leave with
+        // operations still in flight hands them back at once.
+        ProgressAgent a = agent;
+        if (now == 0 && a != null && hasWork()) a.wake();
     }
     void agent(ProgressAgent a) { agent = a; }
 

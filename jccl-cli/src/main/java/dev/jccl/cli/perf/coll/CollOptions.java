@@ -12,9 +12,11 @@ import java.util.List;
  * {@code check} to verify results against the known pattern before timing. Before the first size,
  * {@code jitWarmupNs} of untimed calls let the JIT compile the data path (a cold JVM is hundreds of
  * times slower than a warm one, and nccl-tests' few warm-up calls per size do not cover that).
+ * {@code blocking} awaits every call before issuing the next (nccl-tests' {@code -z 1}), the way
+ * a blocking MPI call is timed.
  */
 public record CollOptions(CollTest test, long minBytes, long maxBytes, long factor, int iters, int warmup,
-                          boolean check, ReduceOp op, DataType type, int root, boolean json, long jitWarmupNs) {
+                          boolean check, ReduceOp op, DataType type, int root, boolean json, long jitWarmupNs, boolean blocking) {
     public CollOptions {
         if (jitWarmupNs < 0) throw new IllegalArgumentException("--jit-warmup must be >= 0");
         if (minBytes < 0 || maxBytes < minBytes) {

@@ -14,7 +14,8 @@ import java.util.List;
 /**
  * Runs one collective test on one rank, the way nccl-tests does: buffers allocated once at the
  * largest size; per size an optional checked call, warm-up calls, then {@code iters} calls issued
- * back to back and awaited once (operations complete in order, like a stream). The time is the
+ * back to back and awaited once (operations complete in order, like a stream), or with {@code -z 1}
+ * each awaited before the next. The time is the
  * slowest rank's mean, agreed with a MAX allreduce after timing.
  */
 public final class CollRunner {
@@ -54,21 +55,28 @@ public final class CollRunner {
     }
 
     /**
-     * Untimed calls, alternating the smallest size and a mid-sized one (the two shapes of the data
-     * path: one chunk, and chunks pipelined through the slots), in batches until every rank has spent
-     * {@code jitWarmupNs}. The ranks agree on stopping with a MAX allreduce of their elapsed time, so
-     * they always issue the same calls.
+     * Untimed rounds of the timed loop itself, at the smallest size and a mid-sized one (the two
+     * shapes of the data path: one chunk, and chunks pipelined through the slots), out of place and
+     * in place, until every rank has spent {@code jitWarmupNs}. Running the very loop that is timed
+     * later matters: warming only the calls left the first timed size 2-3x slower than the second.
+     * The ranks agree on stopping with a MAX allreduce of their elapsed time, so they always issue
+     * the same calls.
      */
     private static void jitWarmup(Communicator comm, CollOptions o, List<Long> sizes, MemorySegment in,
                                   MemorySegment out, MemorySegment elapsed) {
         if (o.jitWarmupNs() == 0 || sizes.isEmpty()) return;
         int n = comm.size();
-        long small = o.test().count(sizes.getFirst(), o.type().byteSize(), n);
-        long mid = o.test().count(Math.min(sizes.getLast(), 1L << 20), o.type().byteSize(), n);
+        CollOptions warm = new CollOptions(o.test(), o.minBytes(), o.maxBytes(), o.factor(), 200, 0, false, o.op(),
+                o.type(), o.root(), o.json(), 0, o.blocking());
+        long small = sizes.getFirst();
+        long mid = Math.min(sizes.getLast(), 1L << 20);
         long t0 = System.nanoTime();
         while (true) {
-            for (int i = 0; i < 200; i++) call(comm, o, small, in, out, (i & 1) == 0);
-            for (int i = 0; i < 4; i++) call(comm, o, mid, in, out, (i & 1) == 0);
+            for (long bytes : new long[] {small, mid}) {
+                long count = o.test().count(bytes, o.type().byteSize(), n);
+                measure(comm, warm, count, bytes, in, out, false, elapsed);
+                measure(comm, warm, count, bytes, in, out, true, elapsed);
+            }
             elapsed.set(ValueLayout.JAVA_LONG, 0, System.nanoTime() - t0);
             comm.allReduce(elapsed, 1, DataType.INT64, ReduceOp.MAX).await();
             if (elapsed.get(ValueLayout.JAVA_LONG, 0) >= o.jitWarmupNs()) return;
@@ -90,7 +98,10 @@ public final class CollRunner {
         comm.barrier().await();
         long t0 = System.nanoTime();
         Work last = null;
-        for (int i = 0; i < o.iters(); i++) last = call(comm, o, count, in, out, inPlace);
+        for (int i = 0; i < o.iters(); i++) {
+            last = call(comm, o, count, in, out, inPlace);
+            if (o.blocking()) last.await();
+        }
         last.await();
         double meanUs = (System.nanoTime() - t0) / 1e3 / o.iters();
         time.set(ValueLayout.JAVA_DOUBLE, 0, meanUs);
