@@ -29,27 +29,42 @@ tuned=(env MALLOC_MMAP_MAX_=0 MALLOC_TRIM_THRESHOLD_=68719476736 GLIBC_TUNABLES=
 out="$build/results.$$"
 : > "$out"
 
+# Both sides time blocking calls (jccl: -z 1, each call awaited before the next), after warming
+# up: jccl for a few seconds of untimed calls first (--jit-warmup), since a cold JVM runs the data
+# path interpreted. Sizes up to 64 KiB are latency-bound and noisy, so they get many more calls.
+small_max=65536
+iters_for() { if [ "$1" -le "$small_max" ]; then echo 2000; else echo 20; fi; }
+
 # Each line of $out: <config> <bytes> <time_us>
 jccl_run() {  # $1 config name, $2 provider, $3 ranks, $4 min, $5 max
-  "$here/jccl" perf allreduce -N "$3" -p "$2" -b "$4" -e "$5" -n 20 -w 5 -c 0 \
-    | awk -v c="$1" '$1=="[0]" && $2 ~ /^[0-9]+$/ {print c, $2, $7}' >> "$out"
+  local lo hi
+  for range in small large; do
+    if [ "$range" = small ]; then lo="$4"; hi=$(( $5 < small_max ? $5 : small_max )); else lo=$(( small_max * 2 )); hi="$5"; fi
+    [ "$lo" -le "$hi" ] || continue
+    "$here/jccl" perf allreduce -N "$3" -p "$2" -b "$lo" -e "$hi" -n "$(iters_for "$lo")" -w 5 -z 1 -c 0 --jit-warmup 3s \
+      | awk -v c="$1" '$1=="[0]" && $2 ~ /^[0-9]+$/ {print c, $2, $7}' >> "$out"
+  done
 }
-mpi_run() {  # $1 config name, $2 ranks, $3 min, $4 max, then extra mpirun args
-  local c="$1" np="$2" lo="$3" hi="$4"; shift 4
-  "${mpi[@]}" -np "$np" "$@" "$build/mpi_allreduce" "$lo" "$hi" 20 | awk -v c="$c" '{print c, $1, $2}' >> "$out"
+mpi_run() {  # $1 config name, $2 ranks, $3 min, $4 max, then the command prefix and extra mpirun args
+  local c="$1" np="$2" lo0="$3" hi0="$4" lo hi; shift 4
+  for range in small large; do
+    if [ "$range" = small ]; then lo="$lo0"; hi=$(( hi0 < small_max ? hi0 : small_max )); else lo=$(( small_max * 2 )); hi="$hi0"; fi
+    [ "$lo" -le "$hi" ] || continue
+    "$@" -np "$np" "$build/mpi_allreduce" "$lo" "$hi" "$(iters_for "$lo")" | awk -v c="$c" '{print c, $1, $2}' >> "$out"
+  done
 }
 
 tcp_mca=(--mca btl tcp,self --mca btl_tcp_if_include lo)
 for ((i = 1; i <= rounds; i++)); do
   echo "round $i of $rounds..." >&2
   jccl_run jccl-shm shm 2 8 "$max"
-  mpi_run ompi-shm 2 8 "$max"
-  "${tuned[@]}" "${mpi[@]}" -np 2 "$build/mpi_allreduce" 8 "$max" 20 | awk '{print "ompi-shm-tuned", $1, $2}' >> "$out"
+  mpi_run ompi-shm 2 8 "$max" "${mpi[@]}"
+  mpi_run ompi-shm-tuned 2 8 "$max" "${tuned[@]}" "${mpi[@]}"
   jccl_run jccl-tcp tcp 2 8 "$max"
-  mpi_run ompi-tcp 2 8 "$max" "${tcp_mca[@]}"
-  "${tuned[@]}" "${mpi[@]}" -np 2 "${tcp_mca[@]}" "$build/mpi_allreduce" 8 "$max" 20 | awk '{print "ompi-tcp-tuned", $1, $2}' >> "$out"
+  mpi_run ompi-tcp 2 8 "$max" "${mpi[@]}" "${tcp_mca[@]}"
+  mpi_run ompi-tcp-tuned 2 8 "$max" "${tuned[@]}" "${mpi[@]}" "${tcp_mca[@]}"
   jccl_run jccl-shm-4 shm 4 8 8
-  mpi_run ompi-shm-4 4 8 8
+  mpi_run ompi-shm-4 4 8 8 "${mpi[@]}"
 done
 
 median() { sort -g | awk '{a[NR]=$1} END {if (NR==0) print "-"; else if (NR%2) print a[(NR+1)/2]; else print (a[NR/2]+a[NR/2+1])/2}'; }
