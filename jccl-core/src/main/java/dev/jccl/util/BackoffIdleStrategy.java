@@ -60,8 +60,8 @@ public final class BackoffIdleStrategy implements IdleStrategy {
      * Defaults suited to more ranks than cores: a few µs of spinning, some yields, then parks of
      * 1 µs doubling to 100 µs. The cap is low because a peer in another process cannot unpark us:
      * shared-memory waiters learn of progress only by looking, so the longest park is the worst
-     * added latency. Linux rounds short parks up to its timer slack (~50 µs), so waking 10,000
-     * times a second while idle costs little CPU.
+     * added latency. A parking waiter's timer slack is cut to 1 µs ({@link TimerSlack}), so the
+     * short parks are short; the doubling keeps a long idle wait at 10,000 wake-ups a second.
      */
     public static BackoffIdleStrategy defaults() {
         return new BackoffIdleStrategy(200, 50, 1_000, 100_000);
@@ -96,6 +96,7 @@ public final class BackoffIdleStrategy implements IdleStrategy {
             yields++;
             Thread.yield();
         } else {
+            if (parkNs == minParkNs) TimerSlack.tightenCurrentThread(); // else a 1 µs park sleeps ~50 µs
             parker.park(parkNs);
             parkNs = Math.min(parkNs << 1, maxParkNs);
         }
