@@ -24,6 +24,8 @@ public enum Algorithm {
     TREE("tree", EnumSet.of(ALL_REDUCE, BROADCAST, REDUCE)),
     /** Rabenseifner: recursive-halving reduce-scatter, recursive-doubling allgather. */
     HALVING_DOUBLING("halving_doubling", EnumSet.of(ALL_REDUCE)),
+    /** Recursive doubling: log2(n) exchanges of the whole vector; the fewest latencies, for small messages. */
+    RECURSIVE_DOUBLING("recursive_doubling", EnumSet.of(ALL_REDUCE)),
     /** Reduce-scatter within each host, allreduce across hosts, allgather within each host. */
     HIERARCHICAL("hierarchical", EnumSet.of(ALL_REDUCE)),
     /** Pairwise exchange: in step s, rank r sends to r+s and receives from r-s. */

@@ -16,8 +16,8 @@ import java.util.Map;
  *   <li>pipelined steps (rings, chains, trees: chunk c of step k+1 follows chunk c of step k) cost
  *       max(fill, load): fill = Σ(α + one chunk) + the longest step's remaining chunks, load = α +
  *       the chunks of all steps that share one link back to back;</li>
- *   <li>store-and-forward steps (halving-doubling, whose next step needs most of this one) cost
- *       Σ(α + all chunks);</li>
+ *   <li>store-and-forward steps (halving-doubling and recursive doubling, whose next step needs
+ *       most of this one) cost Σ(α + all chunks);</li>
  *   <li>concurrent steps (pairwise exchange: no step waits on another) cost max α + all chunks.</li>
  * </ul>
  * So pipelining hides per-hop latency for large messages and log-depth algorithms win for small
@@ -86,6 +86,10 @@ final class CostModel {
                 halvingDoubling(t, order, s, out);
                 return Shape.STORE_AND_FORWARD;
             }
+            case RECURSIVE_DOUBLING -> {
+                recursiveDoubling(t, order, s, out);
+                return Shape.STORE_AND_FORWARD;
+            }
             case HIERARCHICAL -> {
                 hierarchical(t, s, out);
                 return Shape.PIPELINED;
@@ -122,14 +126,10 @@ final class CostModel {
     }
 
     private void halvingDoubling(HostTopology t, int[] order, double s, List<Hop> out) {
-        int n = order.length;
-        int p = Integer.highestOneBit(n);
-        int rem = n - p;
-        int[] real = new int[p];
-        for (int vid = 0; vid < p; vid++) real[vid] = vid < rem ? order[2 * vid + 1] : order[vid + rem];
-        int[][] fold = new int[rem][];
-        for (int i = 0; i < rem; i++) fold[i] = new int[] {order[2 * i], order[2 * i + 1]};
-        if (rem > 0) out.add(hop(t, fold, s, true, 0));
+        int p = Integer.highestOneBit(order.length);
+        int[] real = virtualRanks(order);
+        int[][] fold = foldPairs(order);
+        if (fold.length > 0) out.add(hop(t, fold, s, true, 0));
         List<Hop> doubling = new ArrayList<>();
         double part = s;
         for (int mask = p / 2; mask >= 1; mask >>= 1) {
@@ -140,7 +140,38 @@ final class CostModel {
             doubling.add(0, hop(t, pairs, part, false, 0));
         }
         out.addAll(doubling);
-        if (rem > 0) out.add(hop(t, fold, s, false, 0));
+        if (fold.length > 0) out.add(hop(t, fold, s, false, 0));
+    }
+
+    /** Fold, then log2(p) exchanges of the whole slice at distance 1, 2, ..., p/2, each reducing; then unfold. */
+    private void recursiveDoubling(HostTopology t, int[] order, double s, List<Hop> out) {
+        int p = Integer.highestOneBit(order.length);
+        int[] real = virtualRanks(order);
+        int[][] fold = foldPairs(order);
+        if (fold.length > 0) out.add(hop(t, fold, s, true, 0));
+        for (int mask = 1; mask < p; mask <<= 1) {
+            int[][] pairs = new int[p][];
+            for (int vid = 0; vid < p; vid++) pairs[vid] = new int[] {real[vid], real[vid ^ mask]};
+            out.add(hop(t, pairs, s, true, 0));
+        }
+        if (fold.length > 0) out.add(hop(t, fold, s, false, 0));
+    }
+
+    /** The rank playing each virtual rank of the power-of-two core: the odd one of a folded pair, or a rank after them. */
+    private static int[] virtualRanks(int[] order) {
+        int p = Integer.highestOneBit(order.length);
+        int rem = order.length - p;
+        int[] real = new int[p];
+        for (int vid = 0; vid < p; vid++) real[vid] = vid < rem ? order[2 * vid + 1] : order[vid + rem];
+        return real;
+    }
+
+    /** The pairs (2i, 2i+1) of the order that fold into one virtual rank when n is not a power of two. */
+    private static int[][] foldPairs(int[] order) {
+        int rem = order.length - Integer.highestOneBit(order.length);
+        int[][] fold = new int[rem][];
+        for (int i = 0; i < rem; i++) fold[i] = new int[] {order[2 * i], order[2 * i + 1]};
+        return fold;
     }
 
     private void hierarchical(HostTopology t, double s, List<Hop> out) {

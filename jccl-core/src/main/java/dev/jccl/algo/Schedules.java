@@ -34,6 +34,7 @@ public final class Schedules {
                 case RING -> RingSchedules.allReduce(job);
                 case TREE -> TreeSchedules.allReduce(job);
                 case HALVING_DOUBLING -> HalvingDoublingSchedules.allReduce(job);
+                case RECURSIVE_DOUBLING -> RecursiveDoublingSchedules.allReduce(job);
                 case HIERARCHICAL -> HierarchicalSchedules.allReduce(job);
                 default -> throw unreachable(algorithm, args);
             };

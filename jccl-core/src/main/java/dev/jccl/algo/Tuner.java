@@ -38,6 +38,7 @@ public final class Tuner {
             if (why != null) excluded.add(new Plan.Candidate(a, 0, 0, -1, why));
             else priced.add(best(model, a, req, params, overrides, buffBytes));
         }
+        // Stable: an exact tie goes to the algorithm declared first (the ring before the log-depth ones).
         priced.sort(Comparator.comparingLong(Plan.Candidate::predictedNs));
         Plan.Candidate pick = priced.stream().filter(c -> overrides.algorithms().isEmpty() || overrides.algorithms().contains(c.algorithm()))
                 .findFirst().orElse(null);

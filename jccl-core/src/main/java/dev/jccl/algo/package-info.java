@@ -45,7 +45,10 @@
  *       that do not conflict run in any order, which is what lets chunks pipeline across steps.</li>
  * </ol>
  * Schedules never contain an operation of zero elements. The result is the same on every rank, bit
- * for bit: each output element is reduced in one fixed order on one rank and then copied.
+ * for bit: each output element is reduced in one fixed order on one rank and then copied, or, in
+ * recursive doubling, reduced by every rank along the same expression tree, the two partners of
+ * each exchange putting the lower virtual rank's partial first ({@link dev.jccl.algo.Recv#incomingFirst()}).
+ * Executors must apply a reduction's operands in the order the receive gives.
  *
  * <h2>Tuning</h2>
  * {@link dev.jccl.algo.Tuner#plan} prices every algorithm of a collective with an α-β-γ model

@@ -44,7 +44,7 @@ public final class Knobs {
             Knobs::bool, "1 when the launcher hosts the rendezvous store itself, so rank 0 only connects to it");
     public static final Knob<String> ALGO = new Knob<>("JCCL_ALGO", "",
             s -> s.trim().toLowerCase(Locale.ROOT),
-            "comma list of algorithms the tuner may choose from (ring, tree, halving_doubling, hierarchical); empty = any");
+            "comma list of algorithms the tuner may choose from (ring, tree, halving_doubling, recursive_doubling, hierarchical); empty = any");
     public static final Knob<Integer> NCHANNELS = new Knob<>("JCCL_NCHANNELS", "auto",
             s -> isAuto(s) ? 0 : intIn(s, 1, 64), "channels a collective is split over, each with its own queue pairs; auto (0) = the tuner decides");
     public static final Knob<Long> CHUNKSIZE = new Knob<>("JCCL_CHUNKSIZE", "auto",

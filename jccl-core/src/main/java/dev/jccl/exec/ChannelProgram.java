@@ -31,6 +31,8 @@ public final class ChannelProgram {
     final long[] count;
     final int[] chunks;
     final boolean[] reduce;
+    /** A reducing receive whose incoming data is the first operand of the reduction. */
+    final boolean[] incomingFirst;
     /** Source of a send or copy, operand of a reducing receive; null otherwise. */
     final BufferId[] srcBuf;
     final long[] srcOff;
@@ -55,6 +57,7 @@ public final class ChannelProgram {
         count = new long[ops];
         chunks = new int[ops];
         reduce = new boolean[ops];
+        incomingFirst = new boolean[ops];
         srcBuf = new BufferId[ops];
         srcOff = new long[ops];
         dstBuf = new BufferId[ops];
@@ -70,6 +73,7 @@ public final class ChannelProgram {
             count[k] = o.count;
             chunks[k] = ChunkHazards.chunkCount(o.count, chunkElems);
             reduce[k] = o.reduce;
+            incomingFirst[k] = o.incomingFirst;
             if (o.src != null) { srcBuf[k] = o.src.buffer(); srcOff[k] = o.src.elemOffset(); }
             if (o.dst != null) { dstBuf[k] = o.dst.buffer(); dstOff[k] = o.dst.elemOffset(); }
             prevSameLink[k] = -1;
@@ -95,18 +99,18 @@ public final class ChannelProgram {
         waitNeed[k] = all.stream().mapToInt(ChunkHazards.Wait::chunks).toArray();
     }
 
-    private record Op(byte kind, int peer, long count, boolean reduce, Span src, Span dst) {}
+    private record Op(byte kind, int peer, long count, boolean reduce, boolean incomingFirst, Span src, Span dst) {}
 
     /** Compiles {@code schedule} for chunks of {@code chunkElems} elements under {@code placement}. */
     public static ChannelProgram compile(int channel, RankSchedule schedule, long chunkElems, Placement placement) {
         ChunkHazards hazards = ChunkHazards.of(schedule, chunkElems, placement);
         List<Op> list = new ArrayList<>();
         for (Step s : schedule.steps()) {
-            if (s.send() != null) list.add(new Op(SEND, s.send().peer(), s.send().from().count(), false, s.send().from(), null));
-            if (s.copy() != null) list.add(new Op(COPY, -1, s.copy().from().count(), false, s.copy().from(), s.copy().into()));
+            if (s.send() != null) list.add(new Op(SEND, s.send().peer(), s.send().from().count(), false, false, s.send().from(), null));
+            if (s.copy() != null) list.add(new Op(COPY, -1, s.copy().from().count(), false, false, s.copy().from(), s.copy().into()));
             if (s.recv() != null) {
                 Recv r = s.recv();
-                list.add(new Op(RECV, r.peer(), r.count(), r.action() == Recv.Action.REDUCE, r.operand(), r.into()));
+                list.add(new Op(RECV, r.peer(), r.count(), r.action() == Recv.Action.REDUCE, r.incomingFirst(), r.operand(), r.into()));
             }
         }
         List<ChunkHazards.Op> expected = hazards.ops();
@@ -121,13 +125,13 @@ public final class ChannelProgram {
     /** A point-to-point send of INPUT[0, count) to {@code peer}, on channel 0. */
     public static ChannelProgram send(int peer, long count, long chunkElems) {
         return new ChannelProgram(0, chunkElems, 0, count == 0 ? List.of()
-                : List.of(new Op(SEND, peer, count, false, Span.of(BufferId.INPUT, 0, count), null)), null);
+                : List.of(new Op(SEND, peer, count, false, false, Span.of(BufferId.INPUT, 0, count), null)), null);
     }
 
     /** A point-to-point receive of OUTPUT[0, count) from {@code peer}, on channel 0. */
     public static ChannelProgram recv(int peer, long count, long chunkElems) {
         return new ChannelProgram(0, chunkElems, 0, count == 0 ? List.of()
-                : List.of(new Op(RECV, peer, count, false, null, Span.of(BufferId.OUTPUT, 0, count))), null);
+                : List.of(new Op(RECV, peer, count, false, false, null, Span.of(BufferId.OUTPUT, 0, count))), null);
     }
 
     public int channel() {

@@ -128,9 +128,11 @@ final class ChannelRun implements Link.SendListener {
             long startNs = trace.now();
             if (p.reduce[k]) {
                 MemorySegment operand = bind.segment(p.srcBuf[k], p.channel).asSlice((p.srcOff[k] + first) * eb, bytes);
-                // Local operand first, incoming second: the order every rank's schedule agrees on.
-                spec.kernels().reduce(spec.type(), spec.reduceWith(), dst.asSlice(dstOff, bytes), operand,
-                        link.slots().asSlice(link.arrivalOffset(), bytes), elems);
+                MemorySegment incoming = link.slots().asSlice(link.arrivalOffset(), bytes);
+                // The operand order the schedule chose (local first unless it says otherwise): ranks
+                // that both compute one result agree on it, so their bits agree.
+                spec.kernels().reduce(spec.type(), spec.reduceWith(), dst.asSlice(dstOff, bytes),
+                        p.incomingFirst[k] ? incoming : operand, p.incomingFirst[k] ? operand : incoming, elems);
             } else {
                 MemorySegment.copy(link.slots(), link.arrivalOffset(), dst, dstOff, bytes);
             }

@@ -21,8 +21,9 @@
  * next slot, the immediate carrying the operation's fingerprint ({@link dev.jccl.exec.ImmCodec}). It
  * counts as done when it completes locally. A receive chunk may be applied when the next arrival on
  * its link is there and its hazards are met; its fingerprint and length are checked (a difference
- * throws {@link dev.jccl.exec.ExecFailure.Mismatch}), then it is copied or reduced (local operand
- * first) into its target and its slot is owed back to the peer as a credit.
+ * throws {@link dev.jccl.exec.ExecFailure.Mismatch}), then it is copied or reduced into its target
+ * (local operand first, unless the receive puts the incoming data first) and its slot is owed back
+ * to the peer as a credit.
  *
  * <p>Nothing here blocks, starts threads or reads the store: the runtime ({@code dev.jccl.comm})
  * connects links, drives progress and handles failures. Failures surface as

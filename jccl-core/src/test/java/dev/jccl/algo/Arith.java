@@ -6,7 +6,7 @@ import java.util.SplittableRandom;
  * Element arithmetic of the simulators: values are 64-bit patterns, read either as longs or as
  * doubles, and reduced with sum. Double sums depend on the order of additions, which is what lets a
  * test tell two reduction orders apart; sums of two operands are commutative, so only the grouping
- * matters.
+ * matters. {@link #LONG_ORDERED} does not commute, so it also tells which operand came first.
  */
 enum Arith {
     LONG_SUM {
@@ -28,6 +28,21 @@ enum Arith {
             // about 40% of the time, so over tens of elements a wrong order is all but certain to show.
             double v = (random.nextDouble() - 0.5) * Math.scalb(1.0, random.nextInt(-4, 5));
             return Double.doubleToRawLongBits(v);
+        }
+    },
+    /**
+     * 3·operand + incoming, wrapping: a reduction whose bits depend on which operand comes first
+     * (as a float sum may, when both operands are NaNs with different payloads and the kernel keeps
+     * one of them). Only a schedule that applies exactly the documented operand order matches the
+     * reference, and only schedules whose ranks agree on it give every rank the same bits.
+     */
+    LONG_ORDERED {
+        @Override long combine(long operand, long incoming) {
+            return 3 * operand + incoming;
+        }
+
+        @Override long sample(SplittableRandom random) {
+            return random.nextLong();
         }
     };
 

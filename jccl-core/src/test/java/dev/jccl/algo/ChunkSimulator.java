@@ -209,7 +209,8 @@ final class ChunkSimulator {
                             + into.count() + " elements from rank " + e.peer() + " but its step " + m.fromStep() + " sent " + m.payload().length);
                 }
                 Span operand = r.span(e.op(), 0);
-                mem.apply(into, operand == null ? null : ChunkHazards.chunkOf(operand, chunk, chunkElems), m.payload(), arith, r.scratch);
+                boolean incomingFirst = r.schedule.steps().get(r.ops.get(e.op()).step()).recv().incomingFirst();
+                mem.apply(into, operand == null ? null : ChunkHazards.chunkOf(operand, chunk, chunkElems), incomingFirst, m.payload(), arith, r.scratch);
                 inFlight[e.peer()][r.id]--;
                 r.finish(e.op(), k | m.knowledge());
             }
@@ -217,7 +218,7 @@ final class ChunkSimulator {
                 int chunk = r.done[e.op()];
                 long k = r.ready(e.op(), chunk);
                 Span from = ChunkHazards.chunkOf(r.span(e.op(), 0), chunk, chunkElems);
-                mem.apply(ChunkHazards.chunkOf(r.span(e.op(), 1), chunk, chunkElems), null, mem.read(from, r.scratch), arith, r.scratch);
+                mem.apply(ChunkHazards.chunkOf(r.span(e.op(), 1), chunk, chunkElems), null, false, mem.read(from, r.scratch), arith, r.scratch);
                 r.finish(e.op(), k);
             }
         }

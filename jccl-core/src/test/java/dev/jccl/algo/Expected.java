@@ -79,6 +79,7 @@ final class Expected {
             case RING -> ReductionOrder.ring(topo.order(), blockOf(Blocks.even(m, n), rel));
             case TREE -> ReductionOrder.binomial(topo.order(), 0);
             case HALVING_DOUBLING -> ReductionOrder.halvingDoubling(topo.order(), blockOf(Blocks.even(m, Integer.highestOneBit(n)), rel));
+            case RECURSIVE_DOUBLING -> ReductionOrder.recursiveDoubling(topo.order());
             case HIERARCHICAL -> {
                 int local = topo.ranksOn(0).length;
                 Blocks intra = Blocks.even(m, local);

@@ -74,6 +74,24 @@ sealed interface ReductionOrder {
         return hd(order, n - p, p, block, 1);
     }
 
+    /**
+     * Recursive doubling: fold pairs (odd's own first), then at distance 1, 2, ..., p/2 each pair of
+     * partners combines (lower virtual rank's partial, higher one's): one balanced tree over the
+     * virtual ranks in order, the same for every element and every rank.
+     */
+    static ReductionOrder recursiveDoubling(int[] order) {
+        int n = order.length;
+        int p = Integer.highestOneBit(n);
+        return rd(order, n - p, 0, p);
+    }
+
+    private static ReductionOrder rd(int[] order, int rem, int first, int size) {
+        if (size == 1) {
+            return first < rem ? new Reduce(new Leaf(order[2 * first + 1]), new Leaf(order[2 * first])) : new Leaf(order[first + rem]);
+        }
+        return new Reduce(rd(order, rem, first, size / 2), rd(order, rem, first + size / 2, size / 2));
+    }
+
     private static ReductionOrder hd(int[] order, int rem, int p, int vid, int mask) {
         if (mask == p) {
             return vid < rem ? new Reduce(new Leaf(order[2 * vid + 1]), new Leaf(order[2 * vid])) : new Leaf(order[vid + rem]);

@@ -51,10 +51,12 @@ final class SimMemory {
         return out;
     }
 
-    /** COPY or REDUCE {@code incoming} into {@code recv.into()} (operand first). */
-    void apply(Span into, Span operand, long[] incoming, Arith arith, long[] scratch) {
+    /** COPY or REDUCE {@code incoming} into {@code into} (operand first unless {@code incomingFirst}). */
+    void apply(Span into, Span operand, boolean incomingFirst, long[] incoming, Arith arith, long[] scratch) {
         for (int i = 0; i < incoming.length; i++) {
-            long v = operand == null ? incoming[i] : arith.combine(get(operand, i, scratch), incoming[i]);
+            long v = operand == null ? incoming[i]
+                    : incomingFirst ? arith.combine(incoming[i], get(operand, i, scratch))
+                    : arith.combine(get(operand, i, scratch), incoming[i]);
             set(into, i, v, scratch);
         }
     }

@@ -73,7 +73,7 @@ final class StepSimulator {
                                     + " elements from rank " + s.recv().peer() + " but its step " + m.fromStep() + " sent "
                                     + m.payload().length + "\n" + schedules.get(r).describe() + schedules.get(s.recv().peer()).describe());
                         }
-                        memories.get(r).apply(s.recv().into(), s.recv().operand(), m.payload(), arith, scratch[r]);
+                        memories.get(r).apply(s.recv().into(), s.recv().operand(), s.recv().incomingFirst(), m.payload(), arith, scratch[r]);
                     }
                     pc[r]++;
                     started[r] = false;
@@ -96,7 +96,7 @@ final class StepSimulator {
     }
 
     private void copy(int r, LocalCopy c, long[] scratch) {
-        memories.get(r).apply(c.into(), null, memories.get(r).read(c.from(), scratch), arith, scratch);
+        memories.get(r).apply(c.into(), null, false, memories.get(r).read(c.from(), scratch), arith, scratch);
     }
 
     private String state(int[] pc) {

@@ -48,6 +48,33 @@ class TrafficTest {
                 HostTopology.singleHost(n), 0).steps().size());
     }
 
+    /** Every rank of the power-of-two core sends its whole vector once per step, log2(n) steps; 2 ranks need one. */
+    @ParameterizedTest(name = "n={0}")
+    @ValueSource(ints = {1, 2, 4, 8, 16})
+    void recursiveDoublingSendsTheWholeVectorInLogSteps(int n) {
+        long count = 100;
+        Harness.Outcome o = run(Algorithm.RECURSIVE_DOUBLING, HostTopology.singleHost(n), count);
+        int log = Integer.numberOfTrailingZeros(n);
+        for (int r = 0; r < n; r++) assertEquals(log * count, o.sentElems()[r], "rank " + r);
+        assertEquals(n == 1 ? 1 : log, Schedules.build(Algorithm.RECURSIVE_DOUBLING, CollectiveArgs.of(Collective.ALL_REDUCE, count),
+                HostTopology.singleHost(n), 0).steps().size());
+    }
+
+    /** With n = p + rem, the first 2·rem ranks fold in pairs: the even one sends only its input, the odd one also sends the result back. */
+    @ParameterizedTest(name = "n={0}")
+    @ValueSource(ints = {3, 5, 6, 7})
+    void recursiveDoublingFoldsTheRanksBeyondAPowerOfTwo(int n) {
+        long count = 100;
+        int p = Integer.highestOneBit(n);
+        int rem = n - p;
+        int log = Integer.numberOfTrailingZeros(p);
+        Harness.Outcome o = run(Algorithm.RECURSIVE_DOUBLING, HostTopology.singleHost(n), count);
+        for (int v = 0; v < n; v++) {
+            long want = v < 2 * rem ? (v % 2 == 0 ? count : (log + 1) * count) : log * count;
+            assertEquals(want, o.sentElems()[v], "rank " + v);
+        }
+    }
+
     /**
      * Hierarchical: each rank sends 2(h-1)/h · count/L across hosts, 1/L of what each host sends
      * in a ring over the hosts, and at most 1/L of what a rank of the flat ring sends (2(n-1)/n ·

@@ -72,7 +72,7 @@ class TunerOverridesTest {
     void badOverridesAreRefusedNamingKnobAndValue() {
         String m = refused(() -> TunerOverrides.fromKnobs("ring,fastest", 0, 0, 0));
         assertTrue(m.contains("JCCL_ALGO=ring,fastest is invalid: unknown algorithm 'fastest'; expected one of ring, tree, "
-                + "halving_doubling, hierarchical"), m);
+                + "halving_doubling, recursive_doubling, hierarchical"), m);
         m = refused(() -> TunerOverrides.fromKnobs("", -2, 0, 0));
         assertTrue(m.contains("JCCL_NCHANNELS=-2 is invalid"), m);
         m = refused(() -> new TunerOverrides(List.of(), OptionalInt.of(0), OptionalLong.empty(), OptionalLong.empty()));

@@ -8,11 +8,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import dev.jccl.util.Sizes;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The tuner's choices over a table of sizes and topologies, with the default cost parameters. */
@@ -30,13 +32,16 @@ class TunerTest {
 
     @ParameterizedTest(name = "{0} {1} on {2} -> {3}")
     @CsvSource({
-            // Latency-bound: log-depth algorithms.
-            "ALL_REDUCE, 8,    1x8,  tree|halving_doubling",
-            "ALL_REDUCE, 4K,   1x8,  tree|halving_doubling",
-            "ALL_REDUCE, 8,    1x6,  tree|halving_doubling",
-            "ALL_REDUCE, 1K,   1x16, tree|halving_doubling",
-            "ALL_REDUCE, 8,    8x1,  tree|halving_doubling",
-            "ALL_REDUCE, 8,    2x4,  tree|halving_doubling",
+            // Latency-bound: recursive doubling, log2(p) exchanges (plus fold and unfold) where the
+            // tree and halving-doubling need twice as many message latencies.
+            "ALL_REDUCE, 8,    1x8,  recursive_doubling",
+            "ALL_REDUCE, 4K,   1x8,  recursive_doubling",
+            "ALL_REDUCE, 8,    1x6,  recursive_doubling",
+            "ALL_REDUCE, 1K,   1x16, recursive_doubling",
+            "ALL_REDUCE, 8,    8x1,  recursive_doubling",
+            "ALL_REDUCE, 8,    2x4,  recursive_doubling",
+            // Medium: halving-doubling moves 2(p-1)/p of the data where recursive doubling moves log2(p) times it.
+            "ALL_REDUCE, 64K,  1x8,  halving_doubling",
             // Bandwidth-bound: the pipelined ring.
             "ALL_REDUCE, 256M, 1x8,  ring",
             "ALL_REDUCE, 64M,  1x6,  ring",
@@ -59,6 +64,31 @@ class TunerTest {
     void picksTheExpectedAlgorithm(Collective c, String bytes, String topology, String expected) {
         Plan p = plan(c, bytes, topo(topology), TunerOverrides.NONE);
         assertTrue(Arrays.asList(expected.split("\\|")).contains(p.algorithm().knobName()), p.why());
+    }
+
+    @ParameterizedTest(name = "{0} ranks")
+    @ValueSource(ints = {2, 3, 4, 5, 6, 7, 8})
+    void eightBytesTakeRecursiveDoublingOnAnyRankCount(int n) {
+        for (HostTopology t : List.of(HostTopology.singleHost(n), HostTopology.uniform(n, 1))) {
+            Plan p = plan(Collective.ALL_REDUCE, "8", t, TunerOverrides.NONE);
+            assertEquals(Algorithm.RECURSIVE_DOUBLING, p.algorithm(), p.why());
+        }
+    }
+
+    /**
+     * Two ranks: one exchange instead of the ring's two steps wins at 8 B. At 64 MiB both move the
+     * whole vector once per rank and the model ties them (the tie goes to the ring, declared first,
+     * which also reduces only half the vector per rank); on more ranks recursive doubling's log2(n)
+     * copies of the vector lose outright.
+     */
+    @Test
+    void twoRanksTakeRecursiveDoublingWhenSmallButNotWhenLarge() {
+        assertEquals(Algorithm.RECURSIVE_DOUBLING, plan(Collective.ALL_REDUCE, "8", topo("1x2"), TunerOverrides.NONE).algorithm());
+        Plan large = plan(Collective.ALL_REDUCE, "64M", topo("1x2"), TunerOverrides.NONE);
+        assertNotEquals(Algorithm.RECURSIVE_DOUBLING, large.algorithm(), large.why());
+        Plan large8 = plan(Collective.ALL_REDUCE, "64M", topo("1x8"), TunerOverrides.NONE);
+        long rd = large8.candidates().stream().filter(c -> c.algorithm() == Algorithm.RECURSIVE_DOUBLING).findFirst().orElseThrow().predictedNs();
+        assertTrue(rd > 1.5 * large8.predictedNs(), large8.why());
     }
 
     @Test

@@ -15,13 +15,15 @@ import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The compiled program keeps ChunkHazards' operations and waits exactly, and the FIFO order per link. */
 class ChannelProgramTest {
     @Test
     void compiledWaitsAreChunkHazardsWaits() {
         CollectiveArgs args = CollectiveArgs.of(Collective.ALL_REDUCE, 1000);
-        for (Algorithm a : List.of(Algorithm.RING, Algorithm.TREE, Algorithm.HALVING_DOUBLING)) {
+        for (Algorithm a : Algorithm.implementing(Collective.ALL_REDUCE)) {
             for (boolean inPlace : new boolean[] {false, true}) {
                 RankSchedule s = Schedules.build(a, args, HostTopology.singleHost(5), 3, 1, 2, 16);
                 Placement pl = inPlace ? Placement.inPlace(args, 3) : Placement.DISTINCT;
@@ -46,6 +48,24 @@ class ChannelProgramTest {
                 }
             }
         }
+    }
+
+    /** Recursive doubling on two ranks: one exchange; the higher rank reduces with the incoming data first. */
+    @Test
+    void theOperandOrderOfEachReceiveIsKept() {
+        CollectiveArgs args = CollectiveArgs.of(Collective.ALL_REDUCE, 100);
+        for (int rank = 0; rank < 2; rank++) {
+            RankSchedule s = Schedules.build(Algorithm.RECURSIVE_DOUBLING, args, HostTopology.singleHost(2), rank);
+            ChannelProgram p = ChannelProgram.compile(0, s, 16, Placement.inPlace(args, rank));
+            assertEquals(2, p.ops);
+            assertEquals(ChannelProgram.RECV, p.kind[1]);
+            assertTrue(p.reduce[1]);
+            assertEquals(rank == 1, p.incomingFirst[1], "rank " + rank);
+            assertFalse(p.incomingFirst[0]);
+        }
+        RankSchedule ring = Schedules.build(Algorithm.RING, args, HostTopology.singleHost(3), 0);
+        ChannelProgram p = ChannelProgram.compile(0, ring, 16, Placement.DISTINCT);
+        for (int k = 0; k < p.ops; k++) assertFalse(p.incomingFirst[k], "ring op " + k);
     }
 
     @Test

@@ -48,7 +48,7 @@ public final class CollPerfCommand implements Callable<Integer> {
     int ranks;
     @Option(names = {"-p", "--provider"}, description = "transport: shm or tcp (JCCL_TRANSPORT; default: shm within a host)")
     String provider;
-    @Option(names = {"-A", "--algo"}, description = "algorithm (JCCL_ALGO): ring, tree, halving_doubling, hierarchical, ...")
+    @Option(names = {"-A", "--algo"}, description = "algorithm (JCCL_ALGO): ring, tree, halving_doubling, recursive_doubling, hierarchical, ...")
     String algo;
     @Option(names = "--channels", description = "channels (JCCL_NCHANNELS)")
     Integer channels;
