@@ -58,6 +58,7 @@ final class CommEngine implements AutoCloseable {
     private boolean released;
     /** Set while closing: every operation is done and peers may tear their links down. */
     private volatile boolean draining;
+    private final Timeline timeline;
 
     CommEngine(int rank, int size, long timeoutNs, Transports transports, LinkTable links, PlanCache plans, Scratch scratch,
                FlightRecorder recorder, AbortBoard board, Kernels kernels, IdlePolicy idlePolicy, Timeline timeline) {
@@ -68,6 +69,7 @@ final class CommEngine implements AutoCloseable {
         this.transports = transports;
         this.links = links;
         this.runs = new RunBuilder(size, plans, links, scratch, kernels, timeline);
+        this.timeline = timeline;
         this.scratch = scratch;
         this.recorder = recorder;
         this.board = board;
@@ -77,6 +79,8 @@ final class CommEngine implements AutoCloseable {
     }
 
     int rank() { return rank; }
+    /** Where chunk transfers and reductions are recorded (JCCL_TRACE), or {@link Timeline#DISABLED}. */
+    Timeline timeline() { return timeline; }
     Failure failure() { return failure; }
     IdlePolicy idlePolicy() { return idlePolicy; }
     String providerFor(int peer) { return transports.choose(peer); }

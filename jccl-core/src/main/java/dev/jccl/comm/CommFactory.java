@@ -39,7 +39,8 @@ public final class CommFactory {
         Log.configure(config);
         Rendezvous rv = Rendezvous.fromEnvironment();
         try {
-            return create(rv.store(), rv, rv.environment().rank(), rv.environment().worldSize(), config, "jccl");
+            int rank = rv.environment().rank();
+            return create(rv.store(), rv, rank, rv.environment().worldSize(), config, "jccl", rankTimeline(config, rank));
         } catch (RuntimeException e) {
             rv.close();
             throw e;
@@ -51,7 +52,8 @@ public final class CommFactory {
         Config config = options.readEnvironment() ? Config.fromEnvironment(options.knobs()) : Config.of(options.knobs());
         Log.setRank(options.rank());
         Log.configure(config);
-        return create(options.store(), null, options.rank(), options.size(), config, options.namespace());
+        return create(options.store(), null, options.rank(), options.size(), config, options.namespace(),
+                rankTimeline(config, options.rank()));
     }
 
     /**
@@ -60,8 +62,10 @@ public final class CommFactory {
      *
      * @param store     the store every rank shares; keys go under {@code namespace}
      * @param owned     closed with the communicator (the rendezvous of {@code Jccl.init()}), or null
+     * @param timeline  where the runtime records (JCCL_TRACE), written to this rank's file at close
      */
-    static Communicator create(Store store, AutoCloseable owned, int rank, int size, Config config, String namespace) {
+    static Communicator create(Store store, AutoCloseable owned, int rank, int size, Config config, String namespace,
+                               Timeline timeline) {
         long timeoutNs = config.get(Knobs.TIMEOUT_NS);
         long sliceNs = Math.clamp(timeoutNs / 20, 10_000_000L, 250_000_000L);
         Store ns = new PrefixStore(store, namespace);
@@ -91,13 +95,21 @@ public final class CommFactory {
         AbortBoard board = new AbortBoard(ns, rank, size);
         CommEngine engine = new CommEngine(rank, size, timeoutNs, transports, links, plans, scratch,
                 new FlightRecorder(RECORDER_ENTRIES), board, kernels, IdlePolicy.forRanks(who.localSize(), config.get(Knobs.SPIN_NS)),
-                // JCCL_TRACE: chunk transfers and reductions go on this rank's shared timeline.
-                config.get(Knobs.TRACE).isEmpty() ? Timeline.DISABLED : Timeline.registered(rank));
+                timeline);
         Log.info(Subsys.INIT, "rank %d/%d (%s): host %s, local rank %d of %d, %s; providers %s; FIFO %d x %s per link; kernels %s",
                 rank, size, namespace, hostId, who.localRank(), who.localSize(), who.topology().describe(), providers,
                 fifo.slotCount(), Sizes.formatBytes(fifo.slotBytes()), kernels.description());
         CloseHandshake closing = new CloseHandshake(ns, rank, size, timeoutNs, sliceNs);
         return new CommunicatorImpl(who, engine, scratch, config, store, namespace, exchange, closing, owned, timeoutNs);
+    }
+
+    /**
+     * JCCL_TRACE: chunk transfers and reductions go on the process-wide timeline of {@code rank}, the
+     * one the layers above (the demo's training loop) record into too. A split communicator records
+     * into its parent's, so one rank of the world never writes two files, nor another rank's.
+     */
+    private static Timeline rankTimeline(Config config, int rank) {
+        return config.get(Knobs.TRACE).isEmpty() ? Timeline.DISABLED : Timeline.registered(rank);
     }
 
     /** JCCL_HOST_ID, else the host name. */

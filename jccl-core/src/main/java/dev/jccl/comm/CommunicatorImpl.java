@@ -10,8 +10,10 @@ import dev.jccl.Work;
 import dev.jccl.bootstrap.PeerExchange;
 import dev.jccl.bootstrap.Store;
 import dev.jccl.config.Config;
+import dev.jccl.config.Knobs;
 import dev.jccl.trace.Log;
 import dev.jccl.trace.Subsys;
+import dev.jccl.trace.TraceFile;
 
 import java.lang.foreign.MemorySegment;
 import java.nio.charset.StandardCharsets;
@@ -67,6 +69,9 @@ final class CommunicatorImpl implements Communicator {
 
     /** The provider that carries traffic to {@code peer} (for diagnostics and tests). */
     String providerFor(int peer) { return engine.providerFor(peer); }
+
+    /** Where this communicator's runtime records (JCCL_TRACE), or {@link dev.jccl.trace.Timeline#DISABLED}. */
+    dev.jccl.trace.Timeline timeline() { return engine.timeline(); }
 
     /** This rank's flight recorder (for diagnostics and tests). */
     FlightRecorder recorder() { return engine.recorder(); }
@@ -175,7 +180,7 @@ final class CommunicatorImpl implements Communicator {
         for (int i = 0; i < members.size(); i++) if (members.get(i)[0] == who.rank()) newRank = i;
         String child = namespace + "/s" + round + "c" + color;
         Log.info(Subsys.INIT, "rank %d: split color %d key %d -> rank %d of %d (%s)", who.rank(), color, key, newRank, members.size(), child);
-        return CommFactory.create(rootStore, null, newRank, members.size(), config, child);
+        return CommFactory.create(rootStore, null, newRank, members.size(), config, child, engine.timeline());
     }
 
     @Override
@@ -208,6 +213,7 @@ final class CommunicatorImpl implements Communicator {
             closing.await(engine::nothingToWaitFor);
         }
         shutdown();
+        TraceFile.writeAtClose(config.get(Knobs.TRACE), engine.timeline()); // after shutdown: nothing records any more
     }
 
     private void shutdown() {

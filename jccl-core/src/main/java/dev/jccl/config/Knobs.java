@@ -55,8 +55,10 @@ public final class Knobs {
             s -> oneOf(s, "vector", "scalar"),
             "reduction kernels: vector (Vector API; scalar if jdk.incubator.vector is not loaded) or scalar (the reference)");
     public static final Knob<String> TRACE = new Knob<>("JCCL_TRACE", "",
-            String::trim, "record a timeline per rank (collective chunks; jccl demo adds training spans and rank 0 writes all ranks "
-                    + "to this file in Chrome Trace Event format for Perfetto or chrome://tracing); empty = off");
+            String::trim, "record a timeline per rank (collective chunks) and write it in Chrome Trace Event format (Perfetto, "
+                    + "chrome://tracing) when the communicator closes, one file per rank: %r replaced by the rank, else .rankN "
+                    + "before the extension (trace.rank0.json); jccl demo adds training spans and rank 0 writes every rank "
+                    + "into this one file instead; empty = off");
 
     /** All knobs, in the order devinfo -v prints them. */
     public static final List<Knob<?>> ALL = List.of(DEBUG, DEBUG_SUBSYS, DEBUG_FILE, TRANSPORT, TIMEOUT_NS,

@@ -42,6 +42,7 @@ public final class Timeline {
     private final ConcurrentLinkedQueue<TraceEvent> events = new ConcurrentLinkedQueue<>();
     private final AtomicInteger kept = new AtomicInteger();
     private final AtomicLong dropped = new AtomicLong();
+    private volatile boolean writingTakenOver;
 
     private Timeline(int rank, boolean enabled) {
         this(rank, enabled, MAX_EVENTS);
@@ -115,9 +116,27 @@ public final class Timeline {
         events.add(e);
     }
 
+    /** How many events this timeline keeps at most. */
+    public int maxEvents() {
+        return maxEvents;
+    }
+
     /** Events not kept because the timeline was full. */
     public long dropped() {
         return dropped.get();
+    }
+
+    /**
+     * Says that the caller writes this timeline out itself (the demo merges every rank's into one
+     * file), so a communicator that records into it does not write its own JCCL_TRACE file at close.
+     */
+    public void takeOverWriting() {
+        writingTakenOver = true;
+    }
+
+    /** Whether {@link #takeOverWriting} was called. */
+    public boolean writingTakenOver() {
+        return writingTakenOver;
     }
 
     /** Starts a span that ends when the returned handle is closed (try-with-resources). */

@@ -41,6 +41,8 @@ final class DemoRank {
             boolean lead = comm.rank() == 0;
             // The registered timeline, so spans the collective runtime records for this rank land in it too.
             Timeline timeline = traceFile.isEmpty() && reportFile == null ? Timeline.DISABLED : Timeline.registered(comm.rank());
+            // Rank 0 writes every rank's timeline into the one JCCL_TRACE file: no per-rank files at close.
+            if (!traceFile.isEmpty()) timeline.takeOverWriting();
             List<StepRecord> records = new ArrayList<>();
             Evaluation before = null;
             Evaluation after = null;

@@ -54,6 +54,10 @@ class TrainDemoEndToEndTest {
         for (String track : List.of("forward", "backward", "allreduce bucket 0", "allreduce bucket 4", "optimizer")) {
             assertTrue(json.contains("\"thread_name\",\"ph\":\"M\",\"pid\":3,") && json.contains("{\"name\":\"" + track + "\"}"), track);
         }
+        try (var files = Files.list(dir)) { // rank 0 wrote every rank into trace.json; no communicator wrote its own
+            List<String> perRank = files.map(f -> f.getFileName().toString()).filter(n -> n.contains(".rank")).toList();
+            assertTrue(perRank.isEmpty(), "per-rank trace files: " + perRank);
+        }
         String html = Files.readString(report);
         assertTrue(html.length() > 500_000, "ECharts is inlined: " + html.length() + " chars");
         assertTrue(html.contains("\"lossEma\":[") && html.contains("\"hiddenMs\":[") && html.contains("\"rows\":[\"rank 0"), "report data");

@@ -7,9 +7,11 @@ import dev.jccl.trace.Timeline;
 import dev.jccl.trace.TraceEvent;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
+import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -28,6 +30,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class DataParallelTrainingTest {
     static final ModelSpec SMALL = new ModelSpec(new int[] {16, 64, 48, 4}, 5L, 0.05f, 0.9f);
     static final float FP32_TOLERANCE = 2e-5f;
+
+    @TempDir
+    Path dir;
 
     static TrainSettings settings(int ranks, int accum, double clip, DataType precision, Sharding sharding) {
         return new TrainSettings(ranks, 8, 8, accum, clip, precision, true, 4096, sharding, 0);
@@ -183,7 +188,7 @@ class DataParallelTrainingTest {
     void tracingRecordsChunkTransfersAndReductionsPerChannel() {
         TrainSettings s = new TrainSettings(2, 1, 8, 1, 0, DataType.FLOAT32, true, 4096, Sharding.REPLICATED, 0);
         long since = Timeline.toEpochNs(Timeline.nowNs());
-        List<List<TraceEvent>> traces = CommRanks.run(2, "shm", java.util.Map.of("JCCL_TRACE", "unused.json"), comm -> {
+        List<List<TraceEvent>> traces = CommRanks.run(2, "shm", java.util.Map.of("JCCL_TRACE", dir.resolve("trace.json").toString()), comm -> {
             Timeline timeline = Timeline.registered(comm.rank());
             try (RankTrainer t = new RankTrainer(SMALL, s, new CommunicatorCollectives(comm), timeline)) {
                 t.step(0);

@@ -83,6 +83,21 @@ final class Requester {
     }
 
     /**
+     * A request posted after the queue pair moved to ERR: it completes with WR_FLUSH_ERR, after every
+     * earlier request. Once {@link #fail} has run, it is flushed at once; before (the thread moving the
+     * queue pair to ERR is on its way to {@code fail}), it waits in the outstanding requests and that
+     * call flushes it behind the failing one. Nothing is sent. Returns false when the send queue is full.
+     */
+    boolean postInError(SendWr wr) {
+        OutstandingSends.Entry e = outstanding.add(wr.wrId(), wr.opcode(), wr.local().length(), wr.signaled());
+        if (e == null) return false;
+        synchronized (this) {
+            if (failed) outstanding.flush(cq, qpn, failDetail);
+        }
+        return true;
+    }
+
+    /**
      * The peer delivered every request up to {@code wireSeq}. Acks are cumulative and may arrive out of
      * order across lanes, so an older one is ignored; one for a request never posted is malformed.
      */

@@ -12,7 +12,6 @@ import dev.jccl.verbs.RecvWr;
 import dev.jccl.verbs.SendWr;
 import dev.jccl.verbs.VerbsException;
 import dev.jccl.verbs.WcStatus;
-import dev.jccl.verbs.base.OutstandingSends;
 import dev.jccl.verbs.base.QpStateMachine;
 
 import java.io.IOException;
@@ -50,8 +49,8 @@ final class TcpQueuePair implements QueuePair, ReceiverAgent.Sink, OutboundLane.
     private final ClaimedReceives receives;
     private final Responder responder;
     private final TcpConnection connection;
-    private volatile String errorDetail = "";
     private volatile boolean closed;
+    private volatile Runnable enteringErr = () -> { };
 
     TcpQueuePair(TcpContext context, TcpProtectionDomain pd, int qpn, TcpCompletionQueue sendCq,
                  TcpCompletionQueue recvCq, int sendDepth, int recvDepth) {
@@ -114,10 +113,11 @@ final class TcpQueuePair implements QueuePair, ReceiverAgent.Sink, OutboundLane.
     public boolean postSend(SendWr wr) {
         if (!state.canPostSend()) throw new VerbsException("qp " + qpn + ": postSend needs RTS, state is " + state.state());
         MemorySegment local = pd.regions().resolveLocal(wr.local(), wr.opcode() == Opcode.RDMA_READ);
-        if (state.state() == QpState.ERR) {
-            sendCq.push(wr.wrId(), WcStatus.WR_FLUSH_ERR, OutstandingSends.toWc(wr.opcode()), 0, 0, false, qpn, errorDetail);
-            return true;
-        }
+        // In ERR the request is flushed, but through the requester, never straight onto the CQ: the
+        // state turns ERR (fail below) before the requester completes the failing request. A flush
+        // pushed here in between (a NAK handled on a receiver thread while this thread posts) would
+        // reach the CQ ahead of the REM_ACCESS_ERR of an earlier request, against RC order.
+        if (state.state() == QpState.ERR) return requester.postInError(wr);
         return requester.post(wr, local, connection.outbound());
     }
 
@@ -137,11 +137,19 @@ final class TcpQueuePair implements QueuePair, ReceiverAgent.Sink, OutboundLane.
     /** Moves to ERR once: completes request {@code n} with {@code status}, flushes everything else. */
     void fail(long n, WcStatus status, String detail) {
         if (!state.toErr()) return;
-        errorDetail = detail;
+        enteringErr.run();
         Log.info(Subsys.NET, "qp %d: %s; moving to ERR", qpn, detail);
         requester.fail(n, status, detail);
         responder.flush(detail);
         connection.shutdown();
+    }
+
+    /**
+     * Runs on the failing thread after the move to ERR and before any completion of it is pushed, so a
+     * test can hold that window open and post into it.
+     */
+    void onEnteringErr(Runnable hook) {
+        enteringErr = hook;
     }
 
     @Override

@@ -14,6 +14,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import java.util.EnumSet;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -44,6 +46,53 @@ class TcpRemoteErrorTest {
             assertEquals(QpState.ERR, a.qp.state());
             assertTrue(TcpPeer.allZero(dst.segment()), "target memory was written");
             b.awaitState(QpState.ERR); // A shut its sockets, B noticed
+        }
+    }
+
+    /**
+     * Holds the receiver thread that handles the NAK between the queue pair's move to ERR and the
+     * completion of the refused request, and posts into that window: the new request must still
+     * complete after the refused one (it used to be flushed straight onto the CQ, ahead of it).
+     */
+    @ParameterizedTest(name = "{0} socket(s)")
+    @ValueSource(ints = {1, 4})
+    void requestPostedWhileTheNakIsHandledIsFlushedAfterTheRefusedOne(int lanes) throws InterruptedException {
+        try (TcpPeer a = new TcpPeer(TcpPeer.config(lanes), 8); TcpPeer b = new TcpPeer(TcpPeer.config(lanes), 8)) {
+            TcpPeer.connect(a, b);
+            CountDownLatch inErrWindow = new CountDownLatch(1);
+            CountDownLatch release = new CountDownLatch(1);
+            ((TcpQueuePair) a.qp).onEnteringErr(() -> {
+                inErrWindow.countDown();
+                try {
+                    release.await(10, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            MemoryRegion src = a.region(MIB);
+            TcpPeer.fill(src.segment(), 1);
+            MemoryRegion dst = b.region(MIB);
+            int badRkey = dst.rkey() ^ 0x5a5a5a5a;
+            assertTrue(a.qp.postSend(SendWr.write(1, src.sge(0, MIB), dst.address(), badRkey)));
+            try {
+                assertTrue(inErrWindow.await(10, TimeUnit.SECONDS), "the NAK never moved qp " + a.qp.qpn() + " to ERR");
+                assertEquals(QpState.ERR, a.qp.state());
+                assertTrue(a.qp.postSend(SendWr.send(2, src.sge(0, 8))));
+                a.assertNoCompletion(20); // nothing may complete before the refused request does
+            } finally {
+                release.countDown();
+            }
+            WorkCompletion bad = a.awaitOne();
+            assertEquals(WcStatus.REM_ACCESS_ERR, bad.status(), bad.toString());
+            assertEquals(1, bad.wrId());
+            WorkCompletion flushed = a.awaitOne();
+            assertEquals(WcStatus.WR_FLUSH_ERR, flushed.status(), flushed.toString());
+            assertEquals(2, flushed.wrId());
+            assertTrue(a.qp.postSend(SendWr.send(3, src.sge(0, 8)))); // after the failure: flushed at once
+            WorkCompletion late = a.awaitOne();
+            assertEquals(WcStatus.WR_FLUSH_ERR, late.status(), late.toString());
+            assertEquals(3, late.wrId());
+            assertTrue(TcpPeer.allZero(dst.segment()), "target memory was written");
         }
     }
 
