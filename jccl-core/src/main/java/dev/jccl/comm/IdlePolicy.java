@@ -33,7 +33,7 @@ final class IdlePolicy {
         // A spin round polls every link (~0.5-1 µs), so even 100 rounds hold the core for ~100 µs
         // that a peer needs when ranks outnumber cores: 4 ranks on 2 cores measured 85-100 µs per
         // 8 B allreduce with 100 spins, 19-21 µs with none (yielding at once), 600 µs with 1,000.
-        return ranksOnHost <= cores ? new IdlePolicy(Long.getLong("x.spins", 200), 200, spinKnobNs, ranksOnHost)
+        return ranksOnHost <= cores ? new IdlePolicy(200, 200, spinKnobNs, ranksOnHost)
                 : new IdlePolicy(0, 2_000, spinKnobNs, ranksOnHost);
     }
 
