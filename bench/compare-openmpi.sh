@@ -33,7 +33,7 @@ out="$build/results.$$"
 # up: jccl for a few seconds of untimed calls first (--jit-warmup), since a cold JVM runs the data
 # path interpreted. Sizes up to 64 KiB are latency-bound and noisy, so they get many more calls.
 small_max=65536
-iters_for() { if [ "$1" -le "$small_max" ]; then echo 2000; else echo 20; fi; }
+iters_for() { if [ "$1" -le "$small_max" ]; then echo 20000; else echo 20; fi; }
 
 # Each line of $out: <config> <bytes> <time_us>
 jccl_run() {  # $1 config name, $2 provider, $3 ranks, $4 min, $5 max
@@ -41,7 +41,7 @@ jccl_run() {  # $1 config name, $2 provider, $3 ranks, $4 min, $5 max
   for range in small large; do
     if [ "$range" = small ]; then lo="$4"; hi=$(( $5 < small_max ? $5 : small_max )); else lo=$(( small_max * 2 )); hi="$5"; fi
     [ "$lo" -le "$hi" ] || continue
-    "$here/jccl" perf allreduce -N "$3" -p "$2" -b "$lo" -e "$hi" -n "$(iters_for "$lo")" -w 5 -z 1 -c 0 --jit-warmup 3s \
+    "$here/jccl" perf allreduce -N "$3" -p "$2" -b "$lo" -e "$hi" -n "$(iters_for "$lo")" -w 5 -z 1 -c 0 --jit-warmup 5s \
       | awk -v c="$1" '$1=="[0]" && $2 ~ /^[0-9]+$/ {print c, $2, $7}' >> "$out"
   done
 }

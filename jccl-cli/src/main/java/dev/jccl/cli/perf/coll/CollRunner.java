@@ -36,7 +36,7 @@ public final class CollRunner {
             // In place, the output buffer also holds the input (all of it for reduce_scatter).
             long outElems = Math.max(o.test().inputElems(maxCount, n), o.test().outputElems(maxCount, n));
             MemorySegment out = arena.allocate(Math.max(8, t.bytes(outElems)), 64);
-            MemorySegment time = arena.allocate(8, 8);
+            MemorySegment time = arena.allocate(16, 8);
             in.fill((byte) 0);
             out.fill((byte) 0);
             jitWarmup(comm, o, sizes, in, out, time);
@@ -57,13 +57,15 @@ public final class CollRunner {
     /**
      * Untimed rounds of the timed loop itself, at the smallest size and a mid-sized one (the two
      * shapes of the data path: one chunk, and chunks pipelined through the slots), out of place and
-     * in place, until every rank has spent {@code jitWarmupNs}. Running the very loop that is timed
-     * later matters: warming only the calls left the first timed size 2-3x slower than the second.
-     * The ranks agree on stopping with a MAX allreduce of their elapsed time, so they always issue
-     * the same calls.
+     * in place. Running the very loop that is timed later matters: warming only the calls left the
+     * first timed size 2-3x slower than the second. Rounds go on for {@code jitWarmupNs}, and then
+     * until a round is no longer 5% faster than the best before it (at most four times as long): on
+     * two cores busy with spinning ranks the JIT's compiler threads get little time, and it measured
+     * still compiling the hot path 4 s in. The ranks agree on both figures with one MAX allreduce,
+     * so they always issue the same calls.
      */
     private static void jitWarmup(Communicator comm, CollOptions o, List<Long> sizes, MemorySegment in,
-                                  MemorySegment out, MemorySegment elapsed) {
+                                  MemorySegment out, MemorySegment scratch) {
         if (o.jitWarmupNs() == 0 || sizes.isEmpty()) return;
         int n = comm.size();
         CollOptions warm = new CollOptions(o.test(), o.minBytes(), o.maxBytes(), o.factor(), 200, 0, false, o.op(),
@@ -71,15 +73,23 @@ public final class CollRunner {
         long small = sizes.getFirst();
         long mid = Math.min(sizes.getLast(), 1L << 20);
         long t0 = System.nanoTime();
+        long bestRoundNs = Long.MAX_VALUE;
         while (true) {
+            long roundStart = System.nanoTime();
             for (long bytes : new long[] {small, mid}) {
                 long count = o.test().count(bytes, o.type().byteSize(), n);
-                measure(comm, warm, count, bytes, in, out, false, elapsed);
-                measure(comm, warm, count, bytes, in, out, true, elapsed);
+                measure(comm, warm, count, bytes, in, out, false, scratch);
+                measure(comm, warm, count, bytes, in, out, true, scratch);
             }
-            elapsed.set(ValueLayout.JAVA_LONG, 0, System.nanoTime() - t0);
-            comm.allReduce(elapsed, 1, DataType.INT64, ReduceOp.MAX).await();
-            if (elapsed.get(ValueLayout.JAVA_LONG, 0) >= o.jitWarmupNs()) return;
+            long now = System.nanoTime();
+            scratch.set(ValueLayout.JAVA_LONG, 0, now - t0);
+            scratch.set(ValueLayout.JAVA_LONG, 8, now - roundStart);
+            comm.allReduce(scratch, 2, DataType.INT64, ReduceOp.MAX).await();
+            long elapsedNs = scratch.get(ValueLayout.JAVA_LONG, 0);
+            long roundNs = scratch.get(ValueLayout.JAVA_LONG, 8);
+            boolean improving = roundNs < bestRoundNs * 0.95;
+            bestRoundNs = Math.min(bestRoundNs, roundNs);
+            if (elapsedNs >= 4 * o.jitWarmupNs() || (elapsedNs >= o.jitWarmupNs() && !improving)) return;
         }
     }
 
