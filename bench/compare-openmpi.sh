@@ -31,27 +31,18 @@ out="$build/results.$$"
 
 # Both sides time blocking calls (jccl: -z 1, each call awaited before the next), after warming
 # up: jccl for a few seconds of untimed calls first (--jit-warmup), since a cold JVM runs the data
-# path interpreted. Sizes up to 64 KiB are latency-bound and noisy, so they get many more calls.
-small_max=65536
-iters_for() { if [ "$1" -le "$small_max" ]; then echo 20000; else echo 20; fi; }
+# path interpreted. Each size runs at least 20 calls and, below 50 KiB, more (up to 20,000) until
+# 1 GiB has moved: at small sizes a single descheduled rank would otherwise set the mean.
+per_size=1073741824
 
 # Each line of $out: <config> <bytes> <time_us>
 jccl_run() {  # $1 config name, $2 provider, $3 ranks, $4 min, $5 max
-  local lo hi
-  for range in small large; do
-    if [ "$range" = small ]; then lo="$4"; hi=$(( $5 < small_max ? $5 : small_max )); else lo=$(( small_max * 2 )); hi="$5"; fi
-    [ "$lo" -le "$hi" ] || continue
-    "$here/jccl" perf allreduce -N "$3" -p "$2" -b "$lo" -e "$hi" -n "$(iters_for "$lo")" -w 5 -z 1 -c 0 --jit-warmup 5s \
-      | awk -v c="$1" '$1=="[0]" && $2 ~ /^[0-9]+$/ {print c, $2, $7}' >> "$out"
-  done
+  "$here/jccl" perf allreduce -N "$3" -p "$2" -b "$4" -e "$5" -n 20 --bytes-per-size "$per_size" -w 5 -z 1 -c 0 \
+    --jit-warmup 5s | awk -v c="$1" '$1=="[0]" && $2 ~ /^[0-9]+$/ {print c, $2, $7}' >> "$out"
 }
 mpi_run() {  # $1 config name, $2 ranks, $3 min, $4 max, then the command prefix and extra mpirun args
-  local c="$1" np="$2" lo0="$3" hi0="$4" lo hi; shift 4
-  for range in small large; do
-    if [ "$range" = small ]; then lo="$lo0"; hi=$(( hi0 < small_max ? hi0 : small_max )); else lo=$(( small_max * 2 )); hi="$hi0"; fi
-    [ "$lo" -le "$hi" ] || continue
-    "$@" -np "$np" "$build/mpi_allreduce" "$lo" "$hi" "$(iters_for "$lo")" | awk -v c="$c" '{print c, $1, $2}' >> "$out"
-  done
+  local c="$1" np="$2" lo="$3" hi="$4"; shift 4
+  "$@" -np "$np" "$build/mpi_allreduce" "$lo" "$hi" 20 "$per_size" | awk -v c="$c" '{print c, $1, $2}' >> "$out"
 }
 
 tcp_mca=(--mca btl tcp,self --mca btl_tcp_if_include lo)

@@ -3,7 +3,9 @@
  * float32 sum, sizes from MIN to MAX bytes doubling, buffers allocated once at the largest size,
  * a few warm-up calls, then ITERS timed calls per size; rank 0 prints the slowest rank's mean time.
  *
- * Usage: mpirun -np 2 ./mpi_allreduce MIN_BYTES MAX_BYTES ITERS
+ * Usage: mpirun -np 2 ./mpi_allreduce MIN_BYTES MAX_BYTES ITERS [BYTES_PER_SIZE]
+ * With BYTES_PER_SIZE, a size runs more than ITERS calls, up to 20000, until it has moved that many
+ * bytes (the rule of `jccl perf --bytes-per-size`).
  * Output: one line per size: "<bytes> <time_us> <algbw_GBps> <busbw_GBps>"
  */
 #include <mpi.h>
@@ -15,19 +17,25 @@ int main(int argc, char **argv) {
     int rank, size;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    if (argc != 4) {
-        if (rank == 0) fprintf(stderr, "usage: %s MIN_BYTES MAX_BYTES ITERS\n", argv[0]);
+    if (argc != 4 && argc != 5) {
+        if (rank == 0) fprintf(stderr, "usage: %s MIN_BYTES MAX_BYTES ITERS [BYTES_PER_SIZE]\n", argv[0]);
         MPI_Finalize();
         return 2;
     }
     long min = atol(argv[1]), max = atol(argv[2]);
     int iters = atoi(argv[3]);
+    long perSize = argc == 5 ? atol(argv[4]) : 0;
     long maxCount = max / 4 > 0 ? max / 4 : 1;
     float *in = malloc(maxCount * sizeof(float)), *out = malloc(maxCount * sizeof(float));
     for (long i = 0; i < maxCount; i++) { in[i] = (float) (rank + 1); out[i] = 0; }
     for (long bytes = min; bytes <= max; bytes *= 2) {
         int count = (int) (bytes / 4 > 0 ? bytes / 4 : 1);
-        int n = bytes >= (64L << 20) ? (iters < 20 ? iters : 20) : iters;
+        int n = iters;
+        if (perSize > 0) {
+            long scaled = perSize / (bytes > 0 ? bytes : 1);
+            if (scaled > 20000) scaled = 20000;
+            if (scaled > n) n = (int) scaled;
+        }
         for (int w = 0; w < 5; w++) MPI_Allreduce(in, out, count, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
         MPI_Barrier(MPI_COMM_WORLD);
         double t0 = MPI_Wtime();

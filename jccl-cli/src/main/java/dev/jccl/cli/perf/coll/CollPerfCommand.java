@@ -56,6 +56,8 @@ public final class CollPerfCommand implements Callable<Integer> {
     boolean json;
     @Option(names = {"-z", "--blocking"}, defaultValue = "0", description = "1: wait for each call before issuing the next; 0: issue all, then wait (default ${DEFAULT-VALUE})")
     int blocking;
+    @Option(names = "--bytes-per-size", defaultValue = "0", description = "time more calls than -n at small sizes, up to 20000, until this many bytes moved (e.g. 4G; default ${DEFAULT-VALUE}: exactly -n)")
+    String bytesPerSize;
     @Option(names = "--jit-warmup", defaultValue = "2s", description = "untimed calls for this long before the first size, so the JIT has compiled the data path (default ${DEFAULT-VALUE}; 0 turns it off)")
     String jitWarmup;
     @Option(names = "--timeout", defaultValue = "300s", description = "stop the whole run after this (default ${DEFAULT-VALUE})")
@@ -69,7 +71,8 @@ public final class CollPerfCommand implements Callable<Integer> {
     public Integer call() {
         CollOptions o = new CollOptions(test, Sizes.parseBytes(minBytes), Sizes.parseBytes(maxBytes), factor, iters, warmup,
                 check != 0, ReduceOp.parse(op), DataType.parse(datatype), root, json,
-                Sizes.parseDurationNs(jitWarmup), blocking != 0);
+                Sizes.parseDurationNs(jitWarmup), blocking != 0,
+                Sizes.parseBytes(bytesPerSize));
         if (!RankJob.insideJob()) {
             if (ranks < 1) throw new IllegalArgumentException("--ranks must be >= 1, got " + ranks);
             Map<String, String> env = new HashMap<>();
@@ -78,7 +81,8 @@ public final class CollPerfCommand implements Callable<Integer> {
             if (channels != null) env.put("JCCL_NCHANNELS", Integer.toString(channels));
             List<String> args = new ArrayList<>(List.of("perf", test.cliName(), "-b", minBytes, "-e", maxBytes,
                     "-f", Long.toString(factor), "-n", Integer.toString(iters), "-w", Integer.toString(warmup),
-                    "-c", Integer.toString(check), "-o", op, "-d", datatype, "-r", Integer.toString(root), "--jit-warmup", jitWarmup, "-z", Integer.toString(blocking)));
+                    "-c", Integer.toString(check), "-o", op, "-d", datatype, "-r", Integer.toString(root), "--jit-warmup", jitWarmup, "-z", Integer.toString(blocking),
+                    "--bytes-per-size", bytesPerSize));
             if (json) args.add("--json");
             return RankJob.launch(ranks, args, env, Sizes.parseDurationNs(timeout));
         }

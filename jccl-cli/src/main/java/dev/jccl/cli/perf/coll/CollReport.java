@@ -9,9 +9,11 @@ final class CollReport {
     private CollReport() {}
 
     static void header(PrintStream out, CollOptions o, int ranks, String plan) {
-        out.printf(Locale.ROOT, "# jccl perf %s: %d ranks, %s, %s, iters %d, warmup %d, check %s%n", o.test().cliName(), ranks,
+        out.printf(Locale.ROOT, "# jccl perf %s: %d ranks, %s, %s, iters %d%s, warmup %d, check %s, %s%n", o.test().cliName(), ranks,
                 o.type().ncclName(), o.test().reduces() ? o.op().name().toLowerCase(Locale.ROOT) : "no op", o.iters(),
-                o.warmup(), o.check() ? "on" : "off");
+                o.bytesPerSize() > 0 ? " (more at small sizes, until " + o.bytesPerSize() + " B moved, at most "
+                        + CollOptions.MAX_SCALED_ITERS + ")" : "",
+                o.warmup(), o.check() ? "on" : "off", o.blocking() ? "each call awaited" : "calls issued back to back");
         if (!plan.isEmpty()) out.println("# " + plan);
         out.println("#");
         out.println("#                                                       out-of-place                       in-place          ");

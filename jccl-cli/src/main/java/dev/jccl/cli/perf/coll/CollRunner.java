@@ -69,7 +69,7 @@ public final class CollRunner {
         if (o.jitWarmupNs() == 0 || sizes.isEmpty()) return;
         int n = comm.size();
         CollOptions warm = new CollOptions(o.test(), o.minBytes(), o.maxBytes(), o.factor(), 200, 0, false, o.op(),
-                o.type(), o.root(), o.json(), 0, o.blocking());
+                o.type(), o.root(), o.json(), 0, o.blocking(), 0);
         long small = sizes.getFirst();
         long mid = Math.min(sizes.getLast(), 1L << 20);
         long t0 = System.nanoTime();
@@ -108,12 +108,13 @@ public final class CollRunner {
         comm.barrier().await();
         long t0 = System.nanoTime();
         Work last = null;
-        for (int i = 0; i < o.iters(); i++) {
+        int iters = o.iters(bytes);
+        for (int i = 0; i < iters; i++) {
             last = call(comm, o, count, in, out, inPlace);
             if (o.blocking()) last.await();
         }
         last.await();
-        double meanUs = (System.nanoTime() - t0) / 1e3 / o.iters();
+        double meanUs = (System.nanoTime() - t0) / 1e3 / iters;
         time.set(ValueLayout.JAVA_DOUBLE, 0, meanUs);
         comm.allReduce(time, 1, DataType.FLOAT64, ReduceOp.MAX).await();
         double slowestUs = time.get(ValueLayout.JAVA_DOUBLE, 0);
