@@ -60,7 +60,13 @@ final class InboundStream {
      */
     static final long PASS_BYTES = 1 << 20;
 
-    static final int LIGHT_PAYLOAD_BYTES = 16 * 1024;
+    /**
+     * The largest payload a consumer reads itself. Handing a frame to the receiver thread costs a
+     * wake-up on the critical path: a 64 KiB allreduce over tcp took 214 µs with 16 KiB here and
+     * 66 µs with 256 KiB, measured side by side. Above it, the receiver thread copies while the
+     * consumer's thread goes on reducing.
+     */
+    static final int LIGHT_PAYLOAD_BYTES = 256 * 1024;
     private static final int STAGING_BYTES = 64 * 1024;
     /** A payload still missing this many bytes is read straight into its memory. */
     private static final int DIRECT_READ_BYTES = 4096;
