@@ -2,6 +2,7 @@ package dev.jccl.comm;
 
 import dev.jccl.util.BackoffIdleStrategy;
 import dev.jccl.util.SpinBudget;
+import dev.jccl.util.TimerSlack;
 
 import java.util.concurrent.locks.LockSupport;
 
@@ -39,7 +40,18 @@ final class IdlePolicy {
 
     /** A fresh strategy for one waiting thread (strategies are not thread-safe); the spin budget is decided now. */
     BackoffIdleStrategy newStrategy() {
-        return new BackoffIdleStrategy(spins, spinBudgetNs(), yields, 1_000, 100_000, LockSupport::parkNanos);
+        return new BackoffIdleStrategy(spins, spinBudgetNs(), yields, 1_000, 100_000, TimerSlack.tight(LockSupport::parkNanos));
+    }
+
+    /**
+     * The strategy of the progress thread while operations are in flight that nobody waits for.
+     * Whoever issued them asynchronously is computing meanwhile (a backward pass), on the cores
+     * this thread would spin on: so it never spins or yields, and naps 20 µs doubling to 200 µs
+     * with the default timer slack, which batches wake-ups. A chunk waits at most one nap longer;
+     * the operation is hidden behind the computation anyway, or a caller's await takes over.
+     */
+    BackoffIdleStrategy newBackgroundStrategy() {
+        return new BackoffIdleStrategy(0, 0, 0, 20_000, 200_000, LockSupport::parkNanos);
     }
 
     /** JCCL_SPIN as set; for AUTO, no long spin once this host's ranks outnumber its cores, else the host's load decides. */

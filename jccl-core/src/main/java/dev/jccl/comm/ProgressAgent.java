@@ -57,7 +57,7 @@ final class ProgressAgent implements Runnable {
 
     @Override
     public void run() {
-        BackoffIdleStrategy busy = engine.idlePolicy().newStrategy();
+        BackoffIdleStrategy busy = engine.idlePolicy().newBackgroundStrategy();
         long lastActiveNs = System.nanoTime();
         while (running) {
             if (engine.callerWaiting()) {

@@ -60,16 +60,21 @@ public final class BackoffIdleStrategy implements IdleStrategy {
      * Defaults suited to more ranks than cores: a few µs of spinning, some yields, then parks of
      * 1 µs doubling to 100 µs. The cap is low because a peer in another process cannot unpark us:
      * shared-memory waiters learn of progress only by looking, so the longest park is the worst
-     * added latency. A parking waiter's timer slack is cut to 1 µs ({@link TimerSlack}), so the
-     * short parks are short; the doubling keeps a long idle wait at 10,000 wake-ups a second.
+     * added latency. Linux rounds short parks up to its timer slack (~50 µs), so waking 10,000
+     * times a second while idle costs little CPU; a waiter on the latency path wraps its parker in
+     * {@link TimerSlack#tight} instead.
      */
     public static BackoffIdleStrategy defaults() {
         return new BackoffIdleStrategy(200, 50, 1_000, 100_000);
     }
 
-    /** Like {@link #defaults()}, but spinning for at least {@code spinNs} and parking through {@code parker}. */
+    /**
+     * Like {@link #defaults()}, but spinning for at least {@code spinNs} and parking through
+     * {@code parker} with the thread's timer slack cut ({@link TimerSlack#tight}): for a thread
+     * waiting on a completion, where every microsecond of a short park is latency.
+     */
     public static BackoffIdleStrategy spinningFor(long spinNs, Parker parker) {
-        return new BackoffIdleStrategy(200, spinNs, 50, 1_000, 100_000, parker);
+        return new BackoffIdleStrategy(200, spinNs, 50, 1_000, 100_000, TimerSlack.tight(parker));
     }
 
     @Override
@@ -96,7 +101,6 @@ public final class BackoffIdleStrategy implements IdleStrategy {
             yields++;
             Thread.yield();
         } else {
-            if (parkNs == minParkNs) TimerSlack.tightenCurrentThread(); // else a 1 µs park sleeps ~50 µs
             parker.park(parkNs);
             parkNs = Math.min(parkNs << 1, maxParkNs);
         }

@@ -26,6 +26,18 @@ public final class TimerSlack {
 
     private TimerSlack() {}
 
+    /**
+     * {@code parker} preceded, once per thread, by {@link #tightenCurrentThread()}. Only for waiters
+     * on the latency path: a background thread that polls in naps wants the default slack, which
+     * batches its wake-ups and leaves the cores to the application.
+     */
+    public static BackoffIdleStrategy.Parker tight(BackoffIdleStrategy.Parker parker) {
+        return ns -> {
+            tightenCurrentThread();
+            parker.park(ns);
+        };
+    }
+
     /** Sets this thread's slack to {@link #WAITER_SLACK_NS} the first time it is called on this thread. */
     public static void tightenCurrentThread() {
         if (APPLIED.get()) return;

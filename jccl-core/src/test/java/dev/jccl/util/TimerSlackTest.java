@@ -30,7 +30,7 @@ class TimerSlackTest {
         assumeTrue(TimerSlack.currentThreadSlackNs() >= 0, "prctl(PR_GET_TIMERSLACK) is not available here");
         long slack = onFreshThread(() -> {
             assertEquals(0, TimerSlack.setCurrentThreadSlackNs(50_000));
-            BackoffIdleStrategy idle = new BackoffIdleStrategy(0, 0, 0, 1_000, 1_000, ns -> { });
+            BackoffIdleStrategy idle = new BackoffIdleStrategy(0, 0, 0, 1_000, 1_000, TimerSlack.tight(ns -> { }));
             idle.idle(); // no spins, no yields: the first idle round parks
         });
         assertEquals(TimerSlack.WAITER_SLACK_NS, slack);
@@ -41,8 +41,19 @@ class TimerSlackTest {
         assumeTrue(TimerSlack.currentThreadSlackNs() >= 0, "prctl(PR_GET_TIMERSLACK) is not available here");
         long slack = onFreshThread(() -> {
             assertEquals(0, TimerSlack.setCurrentThreadSlackNs(50_000));
-            BackoffIdleStrategy idle = new BackoffIdleStrategy(10, 0, 0, 1_000, 1_000, ns -> { });
+            BackoffIdleStrategy idle = new BackoffIdleStrategy(10, 0, 0, 1_000, 1_000, TimerSlack.tight(ns -> { }));
             for (int i = 0; i < 10; i++) idle.idle();
+        });
+        assertEquals(50_000, slack);
+    }
+
+    @Test
+    void aBackgroundPollerKeepsTheDefaultSlack() throws Exception {
+        assumeTrue(TimerSlack.currentThreadSlackNs() >= 0, "prctl(PR_GET_TIMERSLACK) is not available here");
+        long slack = onFreshThread(() -> {
+            assertEquals(0, TimerSlack.setCurrentThreadSlackNs(50_000));
+            BackoffIdleStrategy idle = new BackoffIdleStrategy(0, 0, 0, 1_000, 1_000, ns -> { });
+            for (int i = 0; i < 3; i++) idle.idle();
         });
         assertEquals(50_000, slack);
     }
