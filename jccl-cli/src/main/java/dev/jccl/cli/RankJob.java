@@ -38,9 +38,14 @@ public final class RankJob {
      * launcher's exit code: 0, or the failed rank's status (its message already printed).
      */
     public static int launch(int ranks, List<String> args, Map<String, String> env, long timeoutNs) {
+        return launch(ranks, args, env, timeoutNs, false);
+    }
+
+    /** As above; with {@code plainRank0} rank 0's stdout is passed through unprefixed (its JSON stays JSON). */
+    public static int launch(int ranks, List<String> args, Map<String, String> env, long timeoutNs, boolean plainRank0) {
         List<String> cmd = new ArrayList<>(JvmCommand.jcclCli(args.toArray(String[]::new)));
         Launcher.Builder b = Launcher.builder().nprocPerNode(ranks).command(cmd).timeoutNs(timeoutNs)
-                .output(System.out, System.err);
+                .output(System.out, System.err).plainStdoutRank(plainRank0 ? 0 : -1);
         env.forEach(b::env);
         LaunchResult r = b.build().run();
         if (!r.succeeded()) System.err.println("jccl: " + r.message());

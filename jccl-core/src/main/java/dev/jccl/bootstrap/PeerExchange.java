@@ -48,7 +48,8 @@ public final class PeerExchange {
         try {
             store.wait(keys, timeoutNs);
         } catch (StoreTimeoutException e) {
-            List<Integer> missing = e.missingKeys().stream().map(k -> Integer.parseInt(k.substring(base.length()))).toList();
+            List<Integer> missing = e.missingKeys().stream().filter(k -> k.startsWith(base))
+                    .map(k -> Integer.parseInt(k.substring(base.length()))).toList();
             throw new StoreTimeoutException("all-gather '" + tag + "' round " + round + ": " + ranks(missing)
                     + " never published within " + StoreTimeoutException.seconds(e.waitedNs()) + " (this is rank "
                     + rank + " of " + worldSize + ")", e.missingKeys(), e.waitedNs());

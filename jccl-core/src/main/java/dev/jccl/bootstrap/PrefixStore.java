@@ -52,7 +52,14 @@ public final class PrefixStore implements Store {
 
     @Override
     public void wait(List<String> keys, long timeoutNs) {
-        inner.wait(keys.stream().map(this::full).toList(), timeoutNs);
+        try {
+            inner.wait(keys.stream().map(this::full).toList(), timeoutNs);
+        } catch (StoreTimeoutException e) {
+            // The caller named the keys without the prefix, and reads the missing ones back the same way.
+            List<String> missing = e.missingKeys().stream()
+                    .map(k -> k.startsWith(prefix) ? k.substring(prefix.length()) : k).toList();
+            throw new StoreTimeoutException(missing, e.waitedNs());
+        }
     }
 
     @Override

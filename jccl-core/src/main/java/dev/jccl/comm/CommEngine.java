@@ -175,7 +175,7 @@ final class CommEngine implements AutoCloseable {
         } catch (Throwable t) {
             if (draining && current == null && queue.isEmpty()) {
                 closed = true; // a peer closed first; nothing of ours needs the links any more
-                Log.info(Subsys.COLL, "rank %d: closing: %s", rank, t.getMessage());
+                Log.info(Subsys.COLL, "rank %d: closing: a peer closed first, as expected at the end (%s)", rank, t.getMessage());
                 return 0;
             }
             onFailure(t);

@@ -92,8 +92,18 @@ final class PlanCache {
             var schedule = Schedules.build(plan.algorithm(), args, topology, rank, c, programs.length, grain);
             programs[c] = ChannelProgram.compile(c, schedule, chunkElems, placement);
         }
-        Log.info(Subsys.COLL, "rank %d: %s (%d x %s%s): %s", rank, kind.apiName(), count, type.ncclName(),
-                inPlace ? ", in place" : "", plan.why());
+        // A forced algorithm meant for this collective that cannot run here (topology) is replaced:
+        // say so where it is seen by default. One that does not implement it at all is not a
+        // mistake for this call (JCCL_ALGO=ring also covers barriers), so that stays at INFO.
+        boolean overridden = overrides.algorithms().stream().anyMatch(a -> a.implementsCollective(kind.collective()))
+                && !overrides.algorithms().contains(plan.algorithm());
+        if (overridden && rank == 0) {
+            Log.warn(Subsys.COLL, "rank %d: %s (%d x %s%s): %s", rank, kind.apiName(), count, type.ncclName(),
+                    inPlace ? ", in place" : "", plan.why());
+        } else {
+            Log.info(Subsys.COLL, "rank %d: %s (%d x %s%s): %s", rank, kind.apiName(), count, type.ncclName(),
+                    inPlace ? ", in place" : "", plan.why());
+        }
         return new Compiled(plan, programs, chunkElems);
     }
 }

@@ -44,6 +44,15 @@ class PeerExchangeTest {
     }
 
     @Test
+    void aTimeoutThroughAPrefixedStoreStillNamesTheMissingRank() {
+        // Communicators talk through a PrefixStore: its timeout must report the keys as the caller named them.
+        Store scoped = new PrefixStore(new PrefixStore(new MemoryStore(), "lo/0"), "comm1");
+        StoreTimeoutException t = assertThrows(StoreTimeoutException.class,
+                () -> new PeerExchange(scoped, 0, 2, TimeUnit.MILLISECONDS.toNanos(100)).allGather("ids", b("x")));
+        assertTrue(t.getMessage().contains("rank 1 never published"), t.getMessage());
+    }
+
+    @Test
     void pairsSwapConnectInfoAndRemoteBuffersOverTcp() throws Exception {
         try (TcpStoreServer server = TcpStoreServer.startLoopback(0, "tok", SECOND)) {
             List<String> got = Ranks.run(3, rank -> {

@@ -63,7 +63,8 @@ public final class Launcher {
         List<RankProcess> started = new ArrayList<>();
         try {
             for (int local = 0; local < b.nprocPerNode; local++) {
-                started.add(RankProcess.start(firstRank + local, processBuilder(local, port), b.out, b.err, b.captureOutput));
+                started.add(RankProcess.start(firstRank + local, processBuilder(local, port), b.out, b.err, b.captureOutput,
+                        firstRank + local == b.plainStdoutRank));
             }
         } catch (IOException e) {
             LaunchedJob partial = new LaunchedJob(started, store, firstRank, b.timeoutNs, b.graceNs);
@@ -118,6 +119,7 @@ public final class Launcher {
         private PrintStream out = System.out;
         private PrintStream err = System.err;
         private boolean captureOutput;
+        private int plainStdoutRank = -1;
         private java.nio.file.Path workingDirectory;
 
         private Builder() {}
@@ -141,6 +143,8 @@ public final class Launcher {
         public Builder output(PrintStream out, PrintStream err) { this.out = out; this.err = err; return this; }
         /** Also keep each rank's lines in the {@link LaunchResult}. */
         public Builder captureOutput(boolean c) { this.captureOutput = c; return this; }
+        /** This rank's stdout lines pass through without the {@code [rank]} prefix (machine-readable output). */
+        public Builder plainStdoutRank(int rank) { this.plainStdoutRank = rank; return this; }
         public Builder workingDirectory(java.nio.file.Path dir) { this.workingDirectory = dir; return this; }
 
         public Launcher build() {

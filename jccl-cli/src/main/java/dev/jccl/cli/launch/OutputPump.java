@@ -25,9 +25,14 @@ final class OutputPump implements Runnable {
     private final List<String> capture; // null when not capturing; guarded by itself
 
     OutputPump(InputStream in, PrintStream sink, int rank, List<String> capture) {
+        this(in, sink, "[" + rank + "] ", capture);
+    }
+
+    /** With an explicit line prefix; empty passes the rank's lines through as they are. */
+    OutputPump(InputStream in, PrintStream sink, String prefix, List<String> capture) {
         this.in = in;
         this.sink = sink;
-        this.prefix = "[" + rank + "] ";
+        this.prefix = prefix;
         this.capture = capture;
     }
 

@@ -7,11 +7,14 @@ import java.util.List;
 
 /** One started rank: its process and the two daemon threads pumping its stdout and stderr. */
 record RankProcess(int rank, Process process, Thread stdoutPump, Thread stderrPump, List<String> captured) {
-    static RankProcess start(int rank, ProcessBuilder pb, PrintStream out, PrintStream err, boolean capture) throws IOException {
+    static RankProcess start(int rank, ProcessBuilder pb, PrintStream out, PrintStream err, boolean capture,
+                             boolean plainStdout) throws IOException {
         Process p = pb.start();
         p.getOutputStream().close(); // ranks read no input; an open stdin pipe would only leak
         List<String> captured = capture ? new ArrayList<>() : null;
-        Thread o = pump(new OutputPump(p.getInputStream(), out, rank, captured), "jccl-launch-out-" + rank);
+        OutputPump stdout = plainStdout ? new OutputPump(p.getInputStream(), out, "", captured)
+                : new OutputPump(p.getInputStream(), out, rank, captured);
+        Thread o = pump(stdout, "jccl-launch-out-" + rank);
         Thread e = pump(new OutputPump(p.getErrorStream(), err, rank, captured), "jccl-launch-err-" + rank);
         return new RankProcess(rank, p, o, e, captured);
     }

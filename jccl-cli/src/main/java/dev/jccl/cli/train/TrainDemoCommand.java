@@ -78,6 +78,10 @@ public final class TrainDemoCommand implements Callable<Integer> {
     public Integer call() {
         TrainSettings settings = settings();
         if (!RankJob.insideJob()) {
+            // Rank 0 writes these at the end, after training: a path it cannot write would fail it
+            // there, with the other ranks waiting at the closing barrier.
+            if (trace != null) checkWritable(Path.of(trace), "--trace");
+            if (report != null) checkWritable(Path.of(report), "--report");
             ModelSpec spec = ModelSpec.demo();
             System.out.printf(Locale.ROOT, "jccl demo: data-parallel training, %d ranks on this host over %s%n", ranks, transport);
             System.out.printf(Locale.ROOT, "  model: MLP %s, %,d float32 parameters; data: synthetic (Gaussian blob mixture, %d classes, %d dims)%n",
@@ -93,6 +97,30 @@ public final class TrainDemoCommand implements Callable<Integer> {
             return RankJob.launch(ranks, rankArgs(), env, Sizes.parseDurationNs(timeout));
         }
         return DemoRank.run(ModelSpec.demo(), settings, referenceSteps, report == null ? null : Path.of(report).toAbsolutePath(), transport);
+    }
+
+    /** Refuses an output file that cannot be created or written, before any rank starts, by opening it. */
+    static void checkWritable(Path file, String option) {
+        Path abs = file.toAbsolutePath();
+        if (java.nio.file.Files.isDirectory(abs)) throw new IllegalArgumentException(option + " " + file + " is a directory");
+        boolean existed = java.nio.file.Files.exists(abs);
+        try (var ignored = java.nio.file.Files.newByteChannel(abs, java.nio.file.StandardOpenOption.CREATE,
+                java.nio.file.StandardOpenOption.WRITE)) {
+            // opened for writing: rank 0 will be able to write it
+        } catch (java.nio.file.NoSuchFileException e) {
+            throw new IllegalArgumentException(option + " " + file + " cannot be written: no directory " + abs.getParent());
+        } catch (java.nio.file.AccessDeniedException e) {
+            throw new IllegalArgumentException(option + " " + file + " cannot be written: permission denied");
+        } catch (java.io.IOException | SecurityException e) {
+            throw new IllegalArgumentException(option + " " + file + " cannot be written: " + e);
+        }
+        if (!existed) {
+            try {
+                java.nio.file.Files.deleteIfExists(abs);
+            } catch (java.io.IOException ignored) {
+                // an empty file left behind is harmless; rank 0 overwrites it
+            }
+        }
     }
 
     private TrainSettings settings() {

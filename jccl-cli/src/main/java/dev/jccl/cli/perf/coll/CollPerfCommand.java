@@ -44,8 +44,8 @@ public final class CollPerfCommand implements Callable<Integer> {
     String datatype;
     @Option(names = {"-r", "--root"}, defaultValue = "0", description = "root of broadcast and reduce (default ${DEFAULT-VALUE})")
     int root;
-    @Option(names = {"-N", "--ranks"}, defaultValue = "2", description = "local ranks to launch (default ${DEFAULT-VALUE})")
-    int ranks;
+    @Option(names = {"-N", "--ranks"}, description = "local ranks to launch (default 2)")
+    Integer ranks;
     @Option(names = {"-p", "--provider"}, description = "transport: shm or tcp (JCCL_TRANSPORT; default: shm within a host)")
     String provider;
     @Option(names = {"-A", "--algo"}, description = "algorithm (JCCL_ALGO): ring, tree, halving_doubling, recursive_doubling, hierarchical, ...")
@@ -69,22 +69,37 @@ public final class CollPerfCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        if (check != 0 && check != 1) throw new IllegalArgumentException("-c must be 0 or 1, got " + check);
+        if (blocking != 0 && blocking != 1) throw new IllegalArgumentException("-z must be 0 or 1, got " + blocking);
+        if (RankJob.insideJob() && (ranks != null || provider != null || algo != null || channels != null)) {
+            // Under a launcher the job and its environment are already set; a flag here would be ignored.
+            throw new IllegalArgumentException("-N, -p, -A and --channels choose how perf launches its own ranks; under"
+                    + " jccl launch set the rank count there and JCCL_TRANSPORT, JCCL_ALGO or JCCL_NCHANNELS in the environment");
+        }
         CollOptions o = new CollOptions(test, Sizes.parseBytes(minBytes), Sizes.parseBytes(maxBytes), factor, iters, warmup,
                 check != 0, ReduceOp.parse(op), DataType.parse(datatype), root, json,
                 Sizes.parseDurationNs(jitWarmup), blocking != 0,
                 Sizes.parseBytes(bytesPerSize));
         if (!RankJob.insideJob()) {
-            if (ranks < 1) throw new IllegalArgumentException("--ranks must be >= 1, got " + ranks);
+            int n = ranks == null ? 2 : ranks;
+            if (n < 1) throw new IllegalArgumentException("--ranks must be >= 1, got " + n);
             Map<String, String> env = new HashMap<>();
             if (provider != null) env.put("JCCL_TRANSPORT", provider);
-            if (algo != null) env.put("JCCL_ALGO", algo);
+            if (algo != null) {
+                dev.jccl.algo.Collective c = test.collective();
+                if (dev.jccl.algo.Algorithm.parseList(algo).stream().noneMatch(a -> a.implementsCollective(c))) {
+                    throw new IllegalArgumentException("-A " + algo + " does not implement " + test.cliName() + "; algorithms for it: "
+                            + dev.jccl.algo.Algorithm.implementing(c).stream().map(dev.jccl.algo.Algorithm::knobName).toList());
+                }
+                env.put("JCCL_ALGO", algo);
+            }
             if (channels != null) env.put("JCCL_NCHANNELS", Integer.toString(channels));
             List<String> args = new ArrayList<>(List.of("perf", test.cliName(), "-b", minBytes, "-e", maxBytes,
                     "-f", Long.toString(factor), "-n", Integer.toString(iters), "-w", Integer.toString(warmup),
                     "-c", Integer.toString(check), "-o", op, "-d", datatype, "-r", Integer.toString(root), "--jit-warmup", jitWarmup, "-z", Integer.toString(blocking),
                     "--bytes-per-size", bytesPerSize));
             if (json) args.add("--json");
-            return RankJob.launch(ranks, args, env, Sizes.parseDurationNs(timeout));
+            return RankJob.launch(n, args, env, Sizes.parseDurationNs(timeout), json);
         }
         try (Communicator comm = Jccl.init()) {
             boolean printer = comm.rank() == 0;

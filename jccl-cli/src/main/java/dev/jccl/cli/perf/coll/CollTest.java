@@ -10,6 +10,18 @@ import java.util.Locale;
 public enum CollTest {
     ALLREDUCE, REDUCE_SCATTER, ALL_GATHER, BROADCAST, REDUCE, ALLTOALL;
 
+    /** The collective this test times, as the tuner names it. */
+    public dev.jccl.algo.Collective collective() {
+        return switch (this) {
+            case ALLREDUCE -> dev.jccl.algo.Collective.ALL_REDUCE;
+            case REDUCE_SCATTER -> dev.jccl.algo.Collective.REDUCE_SCATTER;
+            case ALL_GATHER -> dev.jccl.algo.Collective.ALL_GATHER;
+            case BROADCAST -> dev.jccl.algo.Collective.BROADCAST;
+            case REDUCE -> dev.jccl.algo.Collective.REDUCE;
+            case ALLTOALL -> dev.jccl.algo.Collective.ALL_TO_ALL;
+        };
+    }
+
     public String cliName() {
         return name().toLowerCase(Locale.ROOT);
     }
