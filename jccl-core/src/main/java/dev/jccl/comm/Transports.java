@@ -57,7 +57,16 @@ final class Transports implements AutoCloseable {
         }
         throw new VerbsException("no provider connects rank " + rank + " (host " + hostOf.get(rank) + ", providers "
                 + providersOf.get(rank) + ") with rank " + peer + " (host " + hostOf.get(peer) + ", providers "
-                + providersOf.get(peer) + "); check JCCL_TRANSPORT on both");
+                + providersOf.get(peer) + "); " + unusableHere());
+    }
+
+    /** Why providers are missing from this rank's list: what devinfo would say, else the knob to check. */
+    private String unusableHere() {
+        List<String> causes = new ArrayList<>();
+        for (VerbsProvider p : Providers.all()) {
+            p.unavailabilityCause(config).ifPresent(c -> causes.add(p.name() + " is unavailable here: " + c));
+        }
+        return causes.isEmpty() ? "check JCCL_TRANSPORT on both" : String.join("; ", causes) + " (see ./jccl devinfo)";
     }
 
     synchronized Endpoint endpointFor(int peer) {
