@@ -15,29 +15,12 @@ final class HalvingDoublingSchedules {
 
     static RankSchedule allReduce(ChannelJob job) {
         ScheduleBuilder out = new ScheduleBuilder();
-        int n = job.nranks();
-        int p = Integer.highestOneBit(n);
-        int rem = n - p;
-        int[] order = job.topology().order();
-        int v = job.topology().position(job.rank());
+        PowerOfTwoFold fold = new PowerOfTwoFold(job, out);
+        int p = fold.p;
+        int vid = fold.vid;
+        BufferId mine = fold.mine;
         Span in = job.whole(INPUT);
         Span result = job.whole(OUTPUT);
-
-        // Fold: ranks 2i hand their data to 2i+1, which reduces it (odd's own data first).
-        int vid;
-        BufferId mine;
-        if (v < 2 * rem && v % 2 == 0) {
-            out.send(order[v + 1], in);
-            vid = -1;
-            mine = null;
-        } else if (v < 2 * rem) {
-            out.recv(Recv.reduce(order[v - 1], result, in));
-            vid = v / 2;
-            mine = OUTPUT;
-        } else {
-            vid = v - rem;
-            mine = INPUT;
-        }
 
         if (vid >= 0) {
             Blocks blocks = Blocks.even(job.count(), p);
@@ -55,7 +38,7 @@ final class HalvingDoublingSchedules {
                 int keepHi = keepLow ? mid : hi;
                 Span give = keepLow ? blocks.span(mine, off, mid, hi) : blocks.span(mine, off, lo, mid);
                 Span keep = blocks.span(OUTPUT, off, keepLo, keepHi);
-                int peer = real(order, rem, partner);
+                int peer = fold.real(partner);
                 out.step(new Send(peer, give), null, Recv.reduce(peer, keep, blocks.span(mine, off, keepLo, keepHi)));
                 mine = OUTPUT;
                 lo = keepLo;
@@ -65,7 +48,7 @@ final class HalvingDoublingSchedules {
             // Allgather by recursive doubling: at distance 1, 2, ..., p/2 swap the block range held so
             // far with the partner's neighbouring range of the same size.
             for (int mask = 1; mask < p; mask <<= 1) {
-                int peer = real(order, rem, vid ^ mask);
+                int peer = fold.real(vid ^ mask);
                 int theirLo = (vid & mask) != 0 ? lo - mask : hi;
                 out.step(new Send(peer, blocks.span(OUTPUT, off, lo, hi)), null,
                         Recv.copy(peer, blocks.span(OUTPUT, off, theirLo, theirLo + mask)));
@@ -74,16 +57,7 @@ final class HalvingDoublingSchedules {
             }
         }
 
-        // Unfold: the odd rank of each folded pair hands the result back.
-        if (v < 2 * rem) {
-            if (v % 2 == 0) out.recv(Recv.copy(order[v + 1], result));
-            else out.send(order[v - 1], result);
-        }
-        return out.build(job.args(), Algorithm.HALVING_DOUBLING, job.rank(), n);
-    }
-
-    /** The rank playing virtual rank {@code vid}: the odd member of a folded pair, or a rank after them. */
-    private static int real(int[] order, int rem, int vid) {
-        return vid < rem ? order[2 * vid + 1] : order[vid + rem];
+        fold.unfold(job, out);
+        return out.build(job.args(), Algorithm.HALVING_DOUBLING, job.rank(), job.nranks());
     }
 }

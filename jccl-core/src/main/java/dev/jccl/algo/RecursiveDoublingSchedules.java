@@ -8,9 +8,7 @@ import static dev.jccl.algo.BufferId.OUTPUT;
  * power of two not above n, in each of log2(p) steps at distance 1, 2, ..., p/2 a rank swaps its
  * whole partial result with virtual rank vid ^ distance and both reduce, so two ranks need a single
  * exchange. Each rank sends log2(p) times the data, which is why large messages use other schedules.
- * Non-powers of two fold as in {@link HalvingDoublingSchedules}: with n = p + rem, the first 2·rem
- * ranks of the host-grouped order pair up (2i, 2i+1), the even one folds its data into the odd one
- * (odd's own first), sits out, and receives the result at the end.
+ * Non-powers of two fold first ({@link PowerOfTwoFold}).
  *
  * <p>Unlike the other allreduces, every rank computes the final reduction itself rather than copying
  * it from the one rank that did. The bits still agree because both partners of an exchange
@@ -29,52 +27,22 @@ final class RecursiveDoublingSchedules {
 
     static RankSchedule allReduce(ChannelJob job) {
         ScheduleBuilder out = new ScheduleBuilder();
-        int n = job.nranks();
-        int p = Integer.highestOneBit(n);
-        int rem = n - p;
-        int[] order = job.topology().order();
-        int v = job.topology().position(job.rank());
-        Span in = job.whole(INPUT);
-        Span result = job.whole(OUTPUT);
-
-        // Fold: ranks 2i hand their data to 2i+1, which reduces it (odd's own data first).
-        int vid;
-        Span mine;
-        if (v < 2 * rem && v % 2 == 0) {
-            out.send(order[v + 1], in);
-            vid = -1;
-            mine = null;
-        } else if (v < 2 * rem) {
-            out.recv(Recv.reduce(order[v - 1], result, in));
-            vid = v / 2;
-            mine = result;
-        } else {
-            vid = v - rem;
-            mine = in;
-        }
-
+        PowerOfTwoFold fold = new PowerOfTwoFold(job, out);
+        int vid = fold.vid;
         if (vid >= 0) {
-            if (p == 1) out.copy(in, result);
-            for (int mask = 1; mask < p; mask <<= 1) {
+            Span result = job.whole(OUTPUT);
+            Span mine = job.whole(fold.mine);
+            if (fold.p == 1) out.copy(job.whole(INPUT), result);
+            for (int mask = 1; mask < fold.p; mask <<= 1) {
                 int partner = vid ^ mask;
-                int peer = real(order, rem, partner);
+                int peer = fold.real(partner);
                 // Canonical order: (lower vid's partial) (+) (higher vid's partial) on both sides.
                 Recv reduce = vid < partner ? Recv.reduce(peer, result, mine) : Recv.reduceIncomingFirst(peer, result, mine);
                 out.step(new Send(peer, mine), null, reduce);
                 mine = result;
             }
         }
-
-        // Unfold: the odd rank of each folded pair hands the result back.
-        if (v < 2 * rem) {
-            if (v % 2 == 0) out.recv(Recv.copy(order[v + 1], result));
-            else out.send(order[v - 1], result);
-        }
-        return out.build(job.args(), Algorithm.RECURSIVE_DOUBLING, job.rank(), n);
-    }
-
-    /** The rank playing virtual rank {@code vid}: the odd member of a folded pair, or a rank after them. */
-    private static int real(int[] order, int rem, int vid) {
-        return vid < rem ? order[2 * vid + 1] : order[vid + rem];
+        fold.unfold(job, out);
+        return out.build(job.args(), Algorithm.RECURSIVE_DOUBLING, job.rank(), job.nranks());
     }
 }
