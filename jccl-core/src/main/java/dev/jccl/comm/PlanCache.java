@@ -97,13 +97,8 @@ final class PlanCache {
         // mistake for this call (JCCL_ALGO=ring also covers barriers), so that stays at INFO.
         boolean overridden = overrides.algorithms().stream().anyMatch(a -> a.implementsCollective(kind.collective()))
                 && !overrides.algorithms().contains(plan.algorithm());
-        if (overridden && rank == 0) {
-            Log.warn(Subsys.COLL, "rank %d: %s (%d x %s%s): %s", rank, kind.apiName(), count, type.ncclName(),
-                    inPlace ? ", in place" : "", plan.why());
-        } else {
-            Log.info(Subsys.COLL, "rank %d: %s (%d x %s%s): %s", rank, kind.apiName(), count, type.ncclName(),
-                    inPlace ? ", in place" : "", plan.why());
-        }
+        Log.at(overridden && rank == 0 ? Log.Level.WARN : Log.Level.INFO, Subsys.COLL, "rank %d: %s (%d x %s%s): %s", rank,
+                kind.apiName(), count, type.ncclName(), inPlace ? ", in place" : "", plan.why());
         return new Compiled(plan, programs, chunkElems);
     }
 }

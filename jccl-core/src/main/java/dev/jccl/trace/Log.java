@@ -83,6 +83,11 @@ public final class Log {
         log(Level.TRACE, s, fmt, args);
     }
 
+    /** At a level decided at run time, e.g. WARN where a line would otherwise be INFO. */
+    public static void at(Level l, Subsys s, String fmt, Object... args) {
+        log(l, s, fmt, args);
+    }
+
     private static void log(Level l, Subsys s, String fmt, Object... args) {
         if (!enabled(l, s)) return;
         String msg = args.length == 0 ? fmt : String.format(Locale.ROOT, fmt, args);

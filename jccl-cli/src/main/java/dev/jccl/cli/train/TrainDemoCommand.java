@@ -10,7 +10,12 @@ import dev.jccl.util.Sizes;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
+import java.io.IOException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -102,22 +107,22 @@ public final class TrainDemoCommand implements Callable<Integer> {
     /** Refuses an output file that cannot be created or written, before any rank starts, by opening it. */
     static void checkWritable(Path file, String option) {
         Path abs = file.toAbsolutePath();
-        if (java.nio.file.Files.isDirectory(abs)) throw new IllegalArgumentException(option + " " + file + " is a directory");
-        boolean existed = java.nio.file.Files.exists(abs);
-        try (var ignored = java.nio.file.Files.newByteChannel(abs, java.nio.file.StandardOpenOption.CREATE,
-                java.nio.file.StandardOpenOption.WRITE)) {
+        if (Files.isDirectory(abs)) throw new IllegalArgumentException(option + " " + file + " is a directory");
+        boolean existed = Files.exists(abs);
+        try (var ignored = Files.newByteChannel(abs, StandardOpenOption.CREATE,
+                StandardOpenOption.WRITE)) {
             // opened for writing: rank 0 will be able to write it
-        } catch (java.nio.file.NoSuchFileException e) {
+        } catch (NoSuchFileException e) {
             throw new IllegalArgumentException(option + " " + file + " cannot be written: no directory " + abs.getParent());
-        } catch (java.nio.file.AccessDeniedException e) {
+        } catch (AccessDeniedException e) {
             throw new IllegalArgumentException(option + " " + file + " cannot be written: permission denied");
-        } catch (java.io.IOException | SecurityException e) {
+        } catch (IOException | SecurityException e) {
             throw new IllegalArgumentException(option + " " + file + " cannot be written: " + e);
         }
         if (!existed) {
             try {
-                java.nio.file.Files.deleteIfExists(abs);
-            } catch (java.io.IOException ignored) {
+                Files.deleteIfExists(abs);
+            } catch (IOException ignored) {
                 // an empty file left behind is harmless; rank 0 overwrites it
             }
         }

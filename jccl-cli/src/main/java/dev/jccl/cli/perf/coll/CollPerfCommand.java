@@ -3,6 +3,8 @@ package dev.jccl.cli.perf.coll;
 import dev.jccl.Communicator;
 import dev.jccl.DataType;
 import dev.jccl.Jccl;
+import dev.jccl.algo.Algorithm;
+import dev.jccl.algo.Collective;
 import dev.jccl.ReduceOp;
 import dev.jccl.cli.RankJob;
 import dev.jccl.util.Sizes;
@@ -86,10 +88,10 @@ public final class CollPerfCommand implements Callable<Integer> {
             Map<String, String> env = new HashMap<>();
             if (provider != null) env.put("JCCL_TRANSPORT", provider);
             if (algo != null) {
-                dev.jccl.algo.Collective c = test.collective();
-                if (dev.jccl.algo.Algorithm.parseList(algo).stream().noneMatch(a -> a.implementsCollective(c))) {
+                Collective c = test.collective();
+                if (Algorithm.parseList(algo).stream().noneMatch(a -> a.implementsCollective(c))) {
                     throw new IllegalArgumentException("-A " + algo + " does not implement " + test.cliName() + "; algorithms for it: "
-                            + dev.jccl.algo.Algorithm.implementing(c).stream().map(dev.jccl.algo.Algorithm::knobName).toList());
+                            + Algorithm.implementing(c).stream().map(Algorithm::knobName).toList());
                 }
                 env.put("JCCL_ALGO", algo);
             }

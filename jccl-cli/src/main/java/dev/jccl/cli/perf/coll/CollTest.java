@@ -1,5 +1,7 @@
 package dev.jccl.cli.perf.coll;
 
+import dev.jccl.algo.Collective;
+
 import java.util.Locale;
 
 /**
@@ -11,14 +13,14 @@ public enum CollTest {
     ALLREDUCE, REDUCE_SCATTER, ALL_GATHER, BROADCAST, REDUCE, ALLTOALL;
 
     /** The collective this test times, as the tuner names it. */
-    public dev.jccl.algo.Collective collective() {
+    public Collective collective() {
         return switch (this) {
-            case ALLREDUCE -> dev.jccl.algo.Collective.ALL_REDUCE;
-            case REDUCE_SCATTER -> dev.jccl.algo.Collective.REDUCE_SCATTER;
-            case ALL_GATHER -> dev.jccl.algo.Collective.ALL_GATHER;
-            case BROADCAST -> dev.jccl.algo.Collective.BROADCAST;
-            case REDUCE -> dev.jccl.algo.Collective.REDUCE;
-            case ALLTOALL -> dev.jccl.algo.Collective.ALL_TO_ALL;
+            case ALLREDUCE -> Collective.ALL_REDUCE;
+            case REDUCE_SCATTER -> Collective.REDUCE_SCATTER;
+            case ALL_GATHER -> Collective.ALL_GATHER;
+            case BROADCAST -> Collective.BROADCAST;
+            case REDUCE -> Collective.REDUCE;
+            case ALLTOALL -> Collective.ALL_TO_ALL;
         };
     }
 
