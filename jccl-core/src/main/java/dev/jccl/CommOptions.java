@@ -66,6 +66,8 @@ public final class CommOptions {
         private String namespace = "jccl";
         private boolean readEnvironment = true;
 
+        private Builder() {}
+
         public Builder rank(int rank) { this.rank = rank; return this; }
         public Builder size(int size) { this.size = size; return this; }
         public Builder store(Store store) { this.store = Objects.requireNonNull(store, "store"); return this; }

@@ -27,6 +27,9 @@ public final class MemoryStore implements Store {
     private final Map<String, Set<KeyWatch>> watchesByMissingKey = new HashMap<>();
     private boolean closed;
 
+    /** An empty store, open until {@link #close()}. */
+    public MemoryStore() {}
+
     @Override
     public void set(String key, byte[] value) {
         StoreLimits.checkKey(key);

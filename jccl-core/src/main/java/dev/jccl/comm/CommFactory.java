@@ -18,9 +18,7 @@ import dev.jccl.util.Sizes;
 
 import java.io.IOException;
 import java.net.InetAddress;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -71,16 +69,13 @@ public final class CommFactory {
         Store ns = new PrefixStore(store, namespace);
         PeerExchange exchange = new PeerExchange(ns, rank, size, timeoutNs);
         String hostId = hostId(config);
-        List<String> providers = Transports.allowedHere(config);
-        List<byte[]> hello = exchange.allGather("hello", (hostId + "\n" + String.join(",", providers)).getBytes(StandardCharsets.UTF_8));
-        List<String> hostOf = new ArrayList<>();
-        List<List<String>> providersOf = new ArrayList<>();
-        for (byte[] h : hello) {
-            String[] parts = new String(h, StandardCharsets.UTF_8).split("\n", -1);
-            hostOf.add(parts[0]);
-            providersOf.add(parts.length < 2 || parts[1].isEmpty() ? List.of() : Arrays.asList(parts[1].split(",")));
-        }
-        Membership who = Membership.of(rank, hostOf, providersOf);
+        Hello mine = new Hello(hostId, Transports.localitiesHere(config));
+        List<Hello> hellos = new ArrayList<>();
+        List<byte[]> hello = exchange.allGather("hello", mine.encode());
+        for (int r = 0; r < size; r++) hellos.add(Hello.decode(hello.get(r), r));
+        List<String> hostOf = hellos.stream().map(Hello::hostId).toList();
+        List<String> providers = List.copyOf(mine.localityByProvider().keySet());
+        Membership who = Membership.of(rank, hostOf);
 
         long buffBytes = config.get(Knobs.BUFFSIZE);
         boolean buffDefault = config.entry(Knobs.BUFFSIZE).source() == Config.Source.DEFAULT;
@@ -88,7 +83,7 @@ public final class CommFactory {
         TunerOverrides overrides = TunerOverrides.fromKnobs(config.get(Knobs.ALGO), config.get(Knobs.NCHANNELS),
                 config.get(Knobs.CHUNKSIZE), buffDefault ? 0 : buffBytes);
         Kernels kernels = Kernels.select(config.get(Knobs.REDUCE_KERNEL));
-        Transports transports = new Transports(config, rank, hostOf, providersOf);
+        Transports transports = new Transports(config, rank, hellos);
         LinkTable links = new LinkTable(rank, size, ns, transports, fifo, timeoutNs, sliceNs);
         PlanCache plans = new PlanCache(rank, who.topology(), overrides, fifo);
         Scratch scratch = new Scratch();

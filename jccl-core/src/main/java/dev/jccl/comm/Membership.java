@@ -5,17 +5,16 @@ import dev.jccl.algo.HostTopology;
 import java.util.List;
 
 /**
- * Who is in the communicator and where: this rank, the size, every rank's host id and usable
- * providers (from the all-gather at init), and the host grouping the schedules use.
+ * Who is in the communicator and where: this rank, the size, every rank's host id (from the
+ * all-gather at init), and the host grouping the schedules use.
  */
-record Membership(int rank, int size, List<String> hostOf, List<List<String>> providersOf, HostTopology topology) {
+record Membership(int rank, int size, List<String> hostOf, HostTopology topology) {
     Membership {
         hostOf = List.copyOf(hostOf);
-        providersOf = List.copyOf(providersOf);
     }
 
-    static Membership of(int rank, List<String> hostOf, List<List<String>> providersOf) {
-        return new Membership(rank, hostOf.size(), hostOf, providersOf, HostTopology.fromHostNames(hostOf));
+    static Membership of(int rank, List<String> hostOf) {
+        return new Membership(rank, hostOf.size(), hostOf, HostTopology.fromHostNames(hostOf));
     }
 
     int localRank() {

@@ -13,51 +13,56 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * Which provider carries the traffic to each peer, and the opened device, protection domain and
  * index of each provider in use (opened on first need).
  *
- * <p>The choice: the first provider in this rank's JCCL_TRANSPORT order that the peer can use too
- * and that reaches it; shared memory reaches only ranks with the same host id. With the default
- * order (all providers, by name) that is shm within a host and tcp across hosts. Both ends compute
- * the same answer from the host ids and provider lists exchanged at init.
+ * <p>The choice: the first provider, in the lower rank's JCCL_TRANSPORT order, that both ranks can
+ * use and that says it reaches between their localities ({@link VerbsProvider#reaches}). Both ends
+ * compute it from the hellos exchanged at init, and taking one end's order makes them agree even
+ * when their orders differ. With the default order (all providers, by name) that is shm within a
+ * host and tcp across hosts; the runtime knows neither name, so a provider in another module plugs
+ * in without touching this class.
  */
 final class Transports implements AutoCloseable {
-    /** Providers that only reach ranks on the same host. */
-    private static final Set<String> HOST_LOCAL = Set.of("shm");
-
     record Endpoint(int index, VerbsProvider provider, DeviceContext context, ProtectionDomain pd) {}
 
     private final Config config;
     private final int rank;
-    private final List<String> hostOf;
-    private final List<List<String>> providersOf;
+    private final List<Hello> hellos;
+    private final Map<String, VerbsProvider> usable = new LinkedHashMap<>();
     private final Map<String, Endpoint> open = new LinkedHashMap<>();
     private final List<Endpoint> byIndex = new ArrayList<>();
 
-    Transports(Config config, int rank, List<String> hostOf, List<List<String>> providersOf) {
+    Transports(Config config, int rank, List<Hello> hellos) {
         this.config = config;
         this.rank = rank;
-        this.hostOf = hostOf;
-        this.providersOf = providersOf;
+        this.hellos = List.copyOf(hellos);
+        for (VerbsProvider p : Providers.allowed(config)) usable.put(p.name(), p);
     }
 
-    /** Names of the providers usable here and allowed by JCCL_TRANSPORT, in preference order. */
-    static List<String> allowedHere(Config config) {
-        return Providers.allowed(config).stream().map(VerbsProvider::name).toList();
+    /** The locality of each provider usable here and allowed by JCCL_TRANSPORT, in preference order. */
+    static Map<String, String> localitiesHere(Config config) {
+        Map<String, String> out = new LinkedHashMap<>();
+        for (VerbsProvider p : Providers.allowed(config)) out.put(p.name(), p.locality(config));
+        return out;
     }
 
-    /** The provider for traffic to {@code peer}; throws naming both ranks' lists when none fits. */
+    /** The provider for traffic to {@code peer}; throws naming both ranks' hellos when none fits. */
     String choose(int peer) {
-        boolean sameHost = hostOf.get(peer).equals(hostOf.get(rank));
-        for (String p : providersOf.get(rank)) {
-            if (providersOf.get(peer).contains(p) && (sameHost || !HOST_LOCAL.contains(p))) return p;
+        Hello mine = hellos.get(rank);
+        Hello theirs = hellos.get(peer);
+        Hello lower = rank < peer ? mine : theirs;
+        for (String name : lower.localityByProvider().keySet()) {
+            VerbsProvider p = usable.get(name);
+            String here = mine.localityByProvider().get(name);
+            String there = theirs.localityByProvider().get(name);
+            if (p != null && here != null && there != null && p.reaches(here, there)) return name;
         }
-        throw new VerbsException("no provider connects rank " + rank + " (host " + hostOf.get(rank) + ", providers "
-                + providersOf.get(rank) + ") with rank " + peer + " (host " + hostOf.get(peer) + ", providers "
-                + providersOf.get(peer) + "); " + unusableHere());
+        throw new VerbsException("no provider connects rank " + rank + " (host " + mine.hostId() + ", providers "
+                + mine.describeProviders() + ") with rank " + peer + " (host " + theirs.hostId() + ", providers "
+                + theirs.describeProviders() + "); " + unusableHere());
     }
 
     /** Why providers are missing from this rank's list: what devinfo would say, else the knob to check. */
@@ -73,7 +78,7 @@ final class Transports implements AutoCloseable {
         String name = choose(peer);
         Endpoint e = open.get(name);
         if (e != null) return e;
-        VerbsProvider provider = Providers.require(name);
+        VerbsProvider provider = usable.get(name);
         var devices = provider.devices(config);
         if (devices.isEmpty()) throw new VerbsException("provider " + name + " lists no device here");
         DeviceContext ctx = provider.open(devices.getFirst(), config);

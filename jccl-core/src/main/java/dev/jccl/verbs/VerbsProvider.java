@@ -27,4 +27,24 @@ public interface VerbsProvider {
      * {@link VerbsException} naming the device and the reason.
      */
     DeviceContext open(Device device, Config config);
+
+    /**
+     * Where this rank stands as this provider sees it, for {@link #reaches}: every rank publishes
+     * it at init and every pair compares. One line of text (no line break), computed without
+     * blocking. A network provider that reaches any peer has nothing to say: the empty default.
+     */
+    default String locality(Config config) {
+        return "";
+    }
+
+    /**
+     * Whether this provider can carry traffic between a rank that published {@code mine} and one
+     * that published {@code theirs} (both from {@link #locality}). It must be pure and symmetric:
+     * both ends of a pair decide alone and must reach the same answer. This is how the runtime
+     * learns, for example, that shared memory reaches only ranks that share a host and its
+     * /dev/shm, without naming any provider.
+     */
+    default boolean reaches(String mine, String theirs) {
+        return true;
+    }
 }

@@ -14,6 +14,9 @@ public final class WorkCompletion {
     private int qpn;
     private String detail = "";
 
+    /** A blank completion (SUCCESS, SEND, no immediate), to be filled by a poll. */
+    public WorkCompletion() {}
+
     public WorkCompletion set(long wrId, WcStatus status, WcOpcode opcode, long byteLen, int imm, boolean hasImm,
                               int qpn, String detail) {
         this.wrId = wrId;

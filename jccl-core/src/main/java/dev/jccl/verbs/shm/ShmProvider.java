@@ -22,7 +22,12 @@ import java.util.Optional;
  *
  * <p>One device, {@code shm0}, with one port. Its MTU is nominal: a transfer is one copy of the
  * whole message and is never fragmented. Its address is the host id (JCCL_HOST_ID, else
- * /etc/machine-id, else the host name): peers with the same address can connect.
+ * /etc/machine-id, else the host name).
+ *
+ * <p>It reaches a peer only when both name the same host AND their JCCL_SHM_DIR lies on the same
+ * file system (its device number): two containers or network namespaces with the same host id but
+ * a tmpfs each cannot map each other's files, and must fall back to a network provider rather than
+ * fail at connect time.
  */
 public final class ShmProvider implements VerbsProvider {
     public static final String NAME = "shm";
@@ -66,6 +71,29 @@ public final class ShmProvider implements VerbsProvider {
         Optional<String> cause = unavailabilityCause(config);
         if (cause.isPresent()) throw new VerbsException("cannot open " + DEVICE_NAME + ": " + cause.get());
         return new ShmContext(device, config);
+    }
+
+    @Override
+    public String locality(Config config) {
+        return hostId(config) + " fs " + fileSystemOf(Path.of(config.get(Knobs.SHM_DIR)));
+    }
+
+    @Override
+    public boolean reaches(String mine, String theirs) {
+        return mine.equals(theirs);
+    }
+
+    /** The device number of the file system holding {@code dir}, or its real path where that is unknown. */
+    private static String fileSystemOf(Path dir) {
+        try {
+            return "dev " + Files.getAttribute(dir, "unix:dev");
+        } catch (IOException | UnsupportedOperationException | IllegalArgumentException | SecurityException e) {
+            try {
+                return dir.toRealPath().toString();
+            } catch (IOException notThere) {
+                return dir.toAbsolutePath().normalize().toString();
+            }
+        }
     }
 
     static String hostId(Config config) {

@@ -1,0 +1,33 @@
+/**
+ * jccl: collective communication for the JVM over a verbs-shaped transport.
+ *
+ * <p>What a client may use: the public API ({@code dev.jccl}: {@code Jccl}, {@code Communicator},
+ * {@code Work}, value types and the exception tree), the data-parallel training helper
+ * ({@code ddp}), the verbs SPI ({@code verbs}) that providers in other modules implement, the
+ * rendezvous store and launcher environments ({@code bootstrap}), typed knobs ({@code config}),
+ * the debug log, timelines and flight-recorder events ({@code trace}), and a JDK-only toolbox
+ * of sizes, deadlines and the job-token handshake ({@code util}) that tools and providers share.
+ *
+ * <p>What stays inside: the runtime ({@code comm}), the schedules and tuner ({@code algo}), the
+ * executor ({@code exec}), the reduction kernels ({@code reduce}), the code every provider shares
+ * ({@code verbs.base}) and the two providers themselves, which are reached only through
+ * {@link java.util.ServiceLoader}. Keeping them unexported lets them change without a client
+ * noticing, and keeps the one seam to a transport the SPI.
+ */
+module dev.jccl {
+    requires jdk.incubator.vector;
+    requires jdk.jfr;
+    requires jdk.net;
+
+    exports dev.jccl;
+    exports dev.jccl.ddp;
+    exports dev.jccl.verbs;
+    exports dev.jccl.bootstrap;
+    exports dev.jccl.config;
+    exports dev.jccl.trace;
+    exports dev.jccl.util;
+
+    uses dev.jccl.verbs.VerbsProvider;
+
+    provides dev.jccl.verbs.VerbsProvider with dev.jccl.verbs.shm.ShmProvider, dev.jccl.verbs.tcp.TcpProvider;
+}
