@@ -1,0 +1,150 @@
+package dev.jccl.spark;
+
+import dev.jccl.CommOptions;
+import dev.jccl.Communicator;
+import dev.jccl.Jccl;
+import dev.jccl.bootstrap.TcpStoreClient;
+import dev.jccl.bootstrap.TcpStoreServer;
+import dev.jccl.config.Config;
+import dev.jccl.config.Knobs;
+import dev.jccl.util.AuthHandshake;
+import org.apache.spark.BarrierTaskContext;
+import org.apache.spark.BarrierTaskInfo;
+import org.apache.spark.SparkEnv;
+import org.apache.spark.util.TaskCompletionListener;
+import org.apache.spark.util.TaskFailureListener;
+
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * How the tasks of a barrier stage become the ranks of one communicator.
+ *
+ * <p>Task 0 hosts the rendezvous store ({@link TcpStoreServer}) and makes a fresh job token, so each
+ * stage attempt is its own job and a retried attempt never meets the previous one's ranks. One
+ * {@link BarrierTaskContext#allGather} carries every task's executor host and task 0's store address
+ * and token; after it every task connects to the store and joins through jccl's own bootstrap. The
+ * token travels over Spark's RPC, which is as private as the cluster's Spark authentication
+ * ({@code spark.authenticate}) makes it.
+ *
+ * <p>Ranks are grouped by executor host (JCCL_HOST_ID), so tasks on one host use shm. Loopback serves
+ * a single-host stage; across hosts the store and the tcp provider bind to the executor's address.
+ */
+final class BarrierRendezvous {
+    private static final long MAX_HANDSHAKE_NS = TimeUnit.SECONDS.toNanos(10);
+    private static final String SPARK_BARRIER_TIMEOUT = "spark.barrier.sync.timeout";
+
+    private BarrierRendezvous() {}
+
+    static Communicator join(BarrierTaskContext context, Map<String, String> knobs) {
+        BarrierTaskInfo[] tasks = context.getTaskInfos();
+        int rank = context.partitionId();
+        String myHost = hostOf(tasks[rank]);
+        boolean oneHost = Arrays.stream(tasks).map(BarrierRendezvous::hostOf).distinct().count() == 1;
+        long timeoutNs = Math.min(Config.fromEnvironment(knobs).get(Knobs.TIMEOUT_NS), sparkBarrierTimeoutNs());
+
+        TcpStoreServer server = null;
+        JoinMessage mine = new JoinMessage(myHost, "", 0, "");
+        if (rank == 0) {
+            String token = AuthHandshake.newToken();
+            InetAddress bind = oneHost ? InetAddress.getLoopbackAddress() : resolve(myHost);
+            server = TcpStoreServer.start(new InetSocketAddress(bind, 0), token, Math.min(timeoutNs, MAX_HANDSHAKE_NS));
+            mine = new JoinMessage(myHost, bind.getHostAddress(), server.port(), token);
+        }
+        JoinMessage[] all = Arrays.stream(context.allGather(mine.encode())).map(JoinMessage::decode).toArray(JoinMessage[]::new);
+        JoinMessage lead = all[0];
+
+        TaskResources resources = new TaskResources(server, timeoutNs);
+        context.addTaskFailureListener((TaskFailureListener) (ctx, error) -> resources.abort());
+        context.addTaskCompletionListener((TaskCompletionListener) ctx -> resources.close());
+        TcpStoreClient store = TcpStoreClient.connect(lead.storeHost(), lead.storePort(), lead.token(), timeoutNs);
+        resources.store(store);
+
+        Map<String, String> options = new HashMap<>(knobs);
+        options.put(Knobs.TIMEOUT_NS.name(), timeoutNs + "ns");
+        options.put(Knobs.AUTH_TOKEN.name(), lead.token());
+        // Across hosts the tcp provider must not bind to loopback, its local default.
+        if (!oneHost && Config.fromEnvironment(knobs).get(Knobs.SOCKET_IFNAME).isBlank()) {
+            options.put(Knobs.SOCKET_IFNAME.name(), resolve(myHost).getHostAddress());
+        }
+        Communicator comm = Jccl.init(CommOptions.builder().rank(rank).size(tasks.length).store(store)
+                .hostId(all[rank].host()).knobs(options).build());
+        resources.communicator(comm);
+        return comm;
+    }
+
+    /** The executor host of a task; Spark gives its address as host:port. */
+    static String hostOf(BarrierTaskInfo task) {
+        String address = task.address();
+        int colon = address.lastIndexOf(':');
+        return colon > 0 ? address.substring(0, colon) : address;
+    }
+
+    /** spark.barrier.sync.timeout (default one year), the bound Spark itself puts on a barrier stage's waits. */
+    private static long sparkBarrierTimeoutNs() {
+        long seconds = SparkEnv.get().conf().getTimeAsSeconds(SPARK_BARRIER_TIMEOUT, "365d");
+        return seconds > Long.MAX_VALUE / 1_000_000_000L ? Long.MAX_VALUE : TimeUnit.SECONDS.toNanos(seconds);
+    }
+
+    private static InetAddress resolve(String host) {
+        try {
+            return InetAddress.getByName(host);
+        } catch (UnknownHostException e) {
+            throw new IllegalStateException("executor host " + host + " does not resolve: " + e.getMessage(), e);
+        }
+    }
+
+    /** One task's contribution to the allGather; only task 0 fills the store fields. */
+    record JoinMessage(String host, String storeHost, int storePort, String token) {
+        String encode() {
+            return String.join("\t", host, storeHost, Integer.toString(storePort), token);
+        }
+
+        static JoinMessage decode(String text) {
+            String[] f = text.split("\t", -1);
+            if (f.length != 4) throw new IllegalStateException("malformed jccl join message from a barrier task: '" + text + "'");
+            return new JoinMessage(f[0], f[1], Integer.parseInt(f[2]), f[3]);
+        }
+    }
+
+    /** What one task holds for its communicator, released by Spark's task listeners. */
+    private static final class TaskResources {
+        private final TcpStoreServer server;
+        private final long timeoutNs;
+        private final AtomicReference<TcpStoreClient> store = new AtomicReference<>();
+        private final AtomicReference<Communicator> comm = new AtomicReference<>();
+
+        TaskResources(TcpStoreServer server, long timeoutNs) {
+            this.server = server;
+            this.timeoutNs = timeoutNs;
+        }
+
+        void store(TcpStoreClient s) { store.set(s); }
+
+        void communicator(Communicator c) { comm.set(c); }
+
+        /** The task failed: tell the other ranks now, so they fail naming this rank rather than time out. */
+        void abort() {
+            Communicator c = comm.get();
+            if (c != null) c.abort();
+        }
+
+        /** The task ended: close what the caller left open; the store's host waits for the others to leave. */
+        void close() {
+            Communicator c = comm.get();
+            if (c != null) c.close();
+            TcpStoreClient s = store.get();
+            if (s != null) s.close();
+            if (server != null) {
+                server.awaitNoConnections(timeoutNs);
+                server.close();
+            }
+        }
+    }
+}
