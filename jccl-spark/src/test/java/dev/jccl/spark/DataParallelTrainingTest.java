@@ -1,0 +1,100 @@
+package dev.jccl.spark;
+
+import dev.jccl.DataType;
+import dev.jccl.JcclException;
+import dev.jccl.cli.train.ModelSpec;
+import dev.jccl.cli.train.ReferenceTraining;
+import dev.jccl.cli.train.TrainSettings;
+import dev.jccl.ddp.Sharding;
+import dev.jccl.spark.demo.DemoMlpModel;
+import dev.jccl.spark.demo.DemoRows;
+import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.util.Map;
+import java.util.Set;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Training the demo MLP over 4 partitions in {@code local[4]}, against {@code jccl demo}'s
+ * single-process reference on the same global batches, and a task that fails in the middle.
+ *
+ * <p>Tolerance: as {@code jccl demo}'s end-to-end check, 1e-5. Data parallelism differs from one
+ * process only in the order float32 sums are taken (per-task means averaged against one mean over
+ * the global batch).
+ */
+class DataParallelTrainingTest {
+    static final int TASKS = 4;
+    static final int STEPS = 10;
+    static final int BATCH = 16;
+    static final float DEMO_TOLERANCE = 1e-5f;
+    static Set<String> threadsBefore;
+    static SparkSession spark;
+
+    @BeforeAll
+    static void start() {
+        threadsBefore = LocalSpark.nonDaemonThreads();
+        spark = LocalSpark.start("local[" + TASKS + "]");
+    }
+
+    @AfterAll
+    static void stop() throws InterruptedException {
+        Set<String> left = LocalSpark.stopAndFindLeftThreads(spark, threadsBefore);
+        assertTrue(left.isEmpty(), "non-daemon threads left after the session stopped: " + left);
+    }
+
+    @Test
+    void fourPartitionsEndIdenticalAndEqualToTheSingleProcessReference() {
+        TrainingResult result = DataParallelTraining.of(() -> new DemoMlpModel(ModelSpec.demo(), BATCH))
+                .steps(STEPS).batchPerTask(BATCH).bucketBytes(1 << 20)
+                .fit(DemoRows.dataFrame(spark, TASKS, STEPS, BATCH));
+
+        assertEquals(TASKS, result.tasks().size());
+        assertTrue(result.checksumsAgree(), "checksums differ: " + hex(result.checksums()));
+        assertEquals(PartitionTraining.checksum(result.parameters()), result.checksums()[0], "returned parameters are task 0's");
+        TrainSettings demo = new TrainSettings(TASKS, STEPS, BATCH, 1, 0, DataType.FLOAT32, true, 1 << 20, Sharding.REPLICATED, 0);
+        float[] reference = ReferenceTraining.run(ModelSpec.demo(), demo);
+        float[] initial = ModelSpec.demo().model(1).params();
+        assertTrue(maxDiff(reference, initial) > 1e-3f, "training moved the parameters");
+        float diff = maxDiff(result.parameters(), reference);
+        assertTrue(diff < DEMO_TOLERANCE, "max |difference| to the single-process reference: " + diff);
+        for (TaskReport t : result.tasks()) assertTrue(t.stepMs() > 0 && t.computeMs() > 0, "step-time split of task " + t.rank());
+    }
+
+    @Test
+    void aTaskThatThrowsMidTrainingFailsTheOthersNamingItAndTheStageFails() {
+        FailingModel.causes.clear();
+        Exception stage = assertThrows(Exception.class, () -> DataParallelTraining.of(() -> new FailingModel(1, 3))
+                .steps(STEPS).batchPerTask(BATCH).fit(DemoRows.dataFrame(spark, TASKS, STEPS, BATCH)));
+        assertTrue(stage.getMessage().contains(FailingModel.MESSAGE), "the stage fails with the task's error: " + stage.getMessage());
+
+        Map<Integer, Throwable> causes = FailingModel.awaitCauses(TASKS);
+        assertEquals(FailingModel.MESSAGE, causes.get(1).getMessage());
+        for (int rank : new int[] {0, 2, 3}) {
+            Throwable peer = causes.get(rank);
+            assertNotNull(peer, "task " + rank + " failed too");
+            System.out.println("task " + rank + " failed with: " + peer);
+            assertInstanceOf(JcclException.class, peer, "task " + rank + " fails with jccl's error");
+            assertTrue(peer.getMessage().contains("rank 1"), "task " + rank + "'s error names rank 1: " + peer.getMessage());
+        }
+    }
+
+    static float maxDiff(float[] a, float[] b) {
+        float d = 0;
+        for (int i = 0; i < a.length; i++) d = Math.max(d, Math.abs(a[i] - b[i]));
+        return d;
+    }
+
+    static String hex(long[] values) {
+        StringBuilder s = new StringBuilder();
+        for (long v : values) s.append(String.format("%08x ", v));
+        return s.toString().trim();
+    }
+}
