@@ -3,7 +3,10 @@ package dev.jccl.spark;
 import org.apache.spark.SparkConf;
 import org.apache.spark.sql.SparkSession;
 
+import scala.jdk.javaapi.CollectionConverters;
+
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 
@@ -15,7 +18,12 @@ final class LocalSpark {
     private LocalSpark() {}
 
     static SparkSession start(String master) {
+        return start(master, Map.of());
+    }
+
+    static SparkSession start(String master, Map<String, String> settings) {
         SparkConf conf = JcclSpark.configure(new SparkConf())
+                .setAll(CollectionConverters.asScala(settings))
                 .setMaster(master)
                 .setAppName("jccl-spark-test")
                 .set("spark.ui.enabled", "false")

@@ -5,6 +5,7 @@ import dev.jccl.cli.train.ModelSpec;
 import dev.jccl.cli.train.Sgd;
 import dev.jccl.ddp.DdpOptions;
 import dev.jccl.spark.TaskModel;
+import dev.jccl.trace.Timeline;
 import org.apache.spark.sql.Row;
 
 import java.util.List;
@@ -28,6 +29,11 @@ public final class DemoMlpModel implements TaskModel {
         this.labels = new int[maxBatch];
     }
 
+    /** Makes a replica of the demo's network on each task, for batches of up to {@code batchPerTask} rows. */
+    public static TaskModel.Factory factory(int batchPerTask) {
+        return () -> new DemoMlpModel(ModelSpec.demo(), batchPerTask);
+    }
+
     @Override
     public void registerParameters(DdpOptions ddp) {
         for (Mlp.ParamSlice s : model.slices()) ddp.param(s.name(), model.paramView(s), model.gradView(s));
@@ -43,8 +49,8 @@ public final class DemoMlpModel implements TaskModel {
             for (int d = 0; d < dims; d++) x[i * dims + d] = features.get(d);
             labels[i] = row.getInt(DemoRows.LABEL);
         }
-        float loss = model.forward(x, labels, n, dev.jccl.trace.Timeline.DISABLED);
-        model.backward(labels, n, lossScale, gradReady::accept, dev.jccl.trace.Timeline.DISABLED);
+        float loss = model.forward(x, labels, n, Timeline.DISABLED);
+        model.backward(labels, n, lossScale, gradReady::accept, Timeline.DISABLED);
         return loss;
     }
 
