@@ -10,6 +10,7 @@ import dev.jccl.config.Knobs;
 import dev.jccl.util.AuthHandshake;
 import org.apache.spark.BarrierTaskContext;
 import org.apache.spark.BarrierTaskInfo;
+import org.apache.spark.SparkConf;
 import org.apache.spark.SparkEnv;
 import org.apache.spark.util.TaskCompletionListener;
 import org.apache.spark.util.TaskFailureListener;
@@ -47,7 +48,7 @@ final class BarrierRendezvous {
         int rank = context.partitionId();
         String myHost = hostOf(tasks[rank]);
         boolean oneHost = Arrays.stream(tasks).map(BarrierRendezvous::hostOf).distinct().count() == 1;
-        long timeoutNs = Math.min(Config.fromEnvironment(knobs).get(Knobs.TIMEOUT_NS), sparkBarrierTimeoutNs());
+        long timeoutNs = setupTimeoutNs(knobs, SparkEnv.get().conf());
 
         TcpStoreServer server = null;
         JoinMessage mine = new JoinMessage(myHost, "", 0, "");
@@ -86,9 +87,16 @@ final class BarrierRendezvous {
         return colon > 0 ? address.substring(0, colon) : address;
     }
 
-    /** spark.barrier.sync.timeout (default one year), the bound Spark itself puts on a barrier stage's waits. */
-    private static long sparkBarrierTimeoutNs() {
-        long seconds = SparkEnv.get().conf().getTimeAsSeconds(SPARK_BARRIER_TIMEOUT, "365d");
+    /**
+     * The bound on joining: JCCL_TIMEOUT, or Spark's spark.barrier.sync.timeout (default one year,
+     * the bound Spark puts on a barrier stage's own waits) when that is shorter.
+     */
+    static long setupTimeoutNs(Map<String, String> knobs, SparkConf conf) {
+        return Math.min(Config.fromEnvironment(knobs).get(Knobs.TIMEOUT_NS), sparkBarrierTimeoutNs(conf));
+    }
+
+    private static long sparkBarrierTimeoutNs(SparkConf conf) {
+        long seconds = conf.getTimeAsSeconds(SPARK_BARRIER_TIMEOUT, "365d");
         return seconds > Long.MAX_VALUE / 1_000_000_000L ? Long.MAX_VALUE : TimeUnit.SECONDS.toNanos(seconds);
     }
 

@@ -45,9 +45,10 @@ public final class JcclSpark {
 
     /**
      * Adds what executors need to run jccl to {@code conf}; returns it. Executor JVMs get the
-     * native-access and Vector API flags jccl needs (before Spark's own module options, which a
-     * cluster manager adds as well), and SPARK_USER, whose absence makes Hadoop ask JDK 24+ for the
-     * security-manager subject, which it no longer gives.
+     * native-access and Vector API flags jccl needs (Spark 4.2 lists them among its own module
+     * options; this does not rely on it), and SPARK_USER (the driver's, else the OS user): without
+     * it the Hadoop of Spark 4.0 (3.4.1) asks JDK 24+ for the security-manager Subject, which the
+     * JDK no longer gives, and fails. Spark 4.2's Hadoop 3.5 copes, but a cluster may bring its own.
      */
     public static SparkConf configure(SparkConf conf) {
         return ExecutorSetup.apply(conf);
