@@ -14,6 +14,7 @@ import org.apache.spark.SparkConf;
 import org.apache.spark.SparkEnv;
 import org.apache.spark.util.TaskCompletionListener;
 import org.apache.spark.util.TaskFailureListener;
+import org.apache.spark.util.TaskInterruptListener;
 
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -63,6 +64,9 @@ final class BarrierRendezvous {
 
         TaskResources resources = new TaskResources(server, timeoutNs);
         context.addTaskFailureListener((TaskFailureListener) (ctx, error) -> resources.abort());
+        // Spark kills the tasks of a cancelled job without interrupting them by default; ranks that
+        // are all alive would otherwise train on to the end.
+        context.addTaskInterruptListener((TaskInterruptListener) (ctx, reason) -> resources.abort());
         context.addTaskCompletionListener((TaskCompletionListener) ctx -> resources.close());
         TcpStoreClient store = TcpStoreClient.connect(lead.storeHost(), lead.storePort(), lead.token(), timeoutNs);
         resources.store(store);

@@ -30,9 +30,10 @@ public final class JcclSpark {
      * task of the stage must call it, once per stage attempt. Blocks until all have joined, at most
      * min(JCCL_TIMEOUT, spark.barrier.sync.timeout).
      *
-     * <p>If the task then fails, its communicator is aborted at once, so the other tasks fail with
-     * jccl's error naming this rank instead of waiting out a timeout; when the task ends, the
-     * communicator is closed if the caller has not closed it.
+     * <p>If the task then fails, or Spark kills it (a cancelled job, a failed stage), its
+     * communicator is aborted at once, so the other tasks fail with jccl's error naming this rank
+     * instead of waiting out a timeout; when the task ends, the communicator is closed if the
+     * caller has not closed it.
      */
     public static Communicator communicator(BarrierTaskContext context) {
         return communicator(context, Map.of());

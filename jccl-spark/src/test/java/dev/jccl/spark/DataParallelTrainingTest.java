@@ -8,6 +8,7 @@ import dev.jccl.cli.train.TrainSettings;
 import dev.jccl.ddp.Sharding;
 import dev.jccl.spark.demo.DemoMlpModel;
 import dev.jccl.spark.demo.DemoRows;
+import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -15,6 +16,8 @@ import org.junit.jupiter.api.Test;
 
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -84,6 +87,28 @@ class DataParallelTrainingTest {
             assertInstanceOf(JcclException.class, peer, "task " + rank + " fails with jccl's error");
             assertTrue(peer.getMessage().contains("rank 1"), "task " + rank + "'s error names rank 1: " + peer.getMessage());
         }
+    }
+
+    @Test
+    void cancellingTheJobStopsTrainingThatWouldOtherwiseRunForHours() throws Exception {
+        FailingModel.causes.clear();
+        FailingModel.stepsDone.set(0);
+        JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
+        CompletableFuture<TrainingResult> endless = CompletableFuture.supplyAsync(() -> {
+            sc.setJobGroup("endless", "training that only a cancel ends", false);
+            return DataParallelTraining.of(() -> new FailingModel(-1, -1)).steps(1_000_000).batchPerTask(BATCH)
+                    .fit(DemoRows.dataFrame(spark, TASKS, 2, BATCH));
+        });
+        for (int i = 0; i < 600 && FailingModel.stepsDone.get() < TASKS; i++) Thread.sleep(100);
+        assertTrue(FailingModel.stepsDone.get() >= TASKS, "training started");
+        sc.cancelJobGroup("endless");
+        ExecutionException e = assertThrows(ExecutionException.class, endless::get);
+        assertTrue(e.getCause().getMessage().contains("cancelled"), "the job ends cancelled: " + e.getCause());
+        // The job fails on the driver at once; the tasks themselves stop only because their
+        // communicators are aborted when Spark kills them.
+        Map<Integer, Throwable> stopped = FailingModel.awaitCauses(TASKS);
+        assertEquals(TASKS, stopped.size(), "tasks that stopped training: " + stopped.keySet());
+        for (Throwable t : stopped.values()) assertInstanceOf(JcclException.class, t);
     }
 
     static float maxDiff(float[] a, float[] b) {

@@ -9,15 +9,18 @@ import org.apache.spark.sql.Row;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
 /**
- * The demo model, except that on one task it throws in the middle of training; every task records
- * why it failed. The record is a static map: in {@code local[N]} every task runs in the test's JVM.
+ * The demo model, except that on one task it throws in the middle of training (none for a task
+ * of -1); every task records why it failed, and steps are counted. The record is a static map: in {@code local[N]} every task runs in the test's JVM.
  */
 final class FailingModel implements TaskModel {
     static final String MESSAGE = "injected failure in forward";
     static final Map<Integer, Throwable> causes = new ConcurrentHashMap<>();
+    /** Optimizer steps taken, over all tasks. */
+    static final AtomicInteger stepsDone = new AtomicInteger();
 
     private final DemoMlpModel model = new DemoMlpModel(ModelSpec.demo(), DataParallelTrainingTest.BATCH);
     private final int failingTask;
@@ -44,6 +47,7 @@ final class FailingModel implements TaskModel {
     public void optimizerStep(int s) {
         model.optimizerStep(s);
         step = s + 1;
+        stepsDone.incrementAndGet();
     }
 
     @Override
