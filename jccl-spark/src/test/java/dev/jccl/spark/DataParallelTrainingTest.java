@@ -27,7 +27,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Training the demo MLP over 4 partitions in {@code local[4]}, against {@code jccl demo}'s
- * single-process reference on the same global batches, and a task that fails in the middle.
+ * single-process reference and its own ranks on the same global batches; a task that fails in the
+ * middle, and a job cancelled in the middle.
  *
  * <p>Tolerance: as {@code jccl demo}'s end-to-end check, 1e-5. Data parallelism differs from one
  * process only in the order float32 sums are taken (per-task means averaged against one mean over
@@ -54,7 +55,7 @@ class DataParallelTrainingTest {
     }
 
     @Test
-    void fourPartitionsEndIdenticalAndEqualToTheSingleProcessReference() {
+    void fourPartitionsEndIdenticalAndEqualToTheSingleProcessReference() throws Exception {
         TrainingResult result = DataParallelTraining.of(() -> new DemoMlpModel(ModelSpec.demo(), BATCH))
                 .steps(STEPS).batchPerTask(BATCH).bucketBytes(1 << 20)
                 .fit(DemoRows.dataFrame(spark, TASKS, STEPS, BATCH));
@@ -69,6 +70,8 @@ class DataParallelTrainingTest {
         float diff = maxDiff(result.parameters(), reference);
         assertTrue(diff < DEMO_TOLERANCE, "max |difference| to the single-process reference: " + diff);
         for (TaskReport t : result.tasks()) assertTrue(t.stepMs() > 0 && t.computeMs() > 0, "step-time split of task " + t.rank());
+        // The same global batches through the same ddp helper and collectives: jccl demo's ranks end with the same bits.
+        assertEquals(hex(result.checksums()), hex(DemoRanks.checksums(demo)), "checksums of jccl demo's ranks on the same settings");
     }
 
     @Test
