@@ -51,23 +51,24 @@ final class BarrierRendezvous {
         boolean oneHost = Arrays.stream(tasks).map(BarrierRendezvous::hostOf).distinct().count() == 1;
         long timeoutNs = setupTimeoutNs(knobs, SparkEnv.get().conf());
 
-        TcpStoreServer server = null;
-        JoinMessage mine = new JoinMessage(myHost, "", 0, "");
-        if (rank == 0) {
-            String token = AuthHandshake.newToken();
-            InetAddress bind = oneHost ? InetAddress.getLoopbackAddress() : resolve(myHost);
-            server = TcpStoreServer.start(new InetSocketAddress(bind, 0), token, Math.min(timeoutNs, MAX_HANDSHAKE_NS));
-            mine = new JoinMessage(myHost, bind.getHostAddress(), server.port(), token);
-        }
-        JoinMessage[] all = Arrays.stream(context.allGather(mine.encode())).map(JoinMessage::decode).toArray(JoinMessage[]::new);
-        JoinMessage lead = all[0];
-
-        TaskResources resources = new TaskResources(server, timeoutNs);
+        // Listeners first, so whatever is made below is released however the task ends.
+        TaskResources resources = new TaskResources(timeoutNs);
         context.addTaskFailureListener((TaskFailureListener) (ctx, error) -> resources.abort());
         // Spark kills the tasks of a cancelled job without interrupting them by default; ranks that
         // are all alive would otherwise train on to the end.
         context.addTaskInterruptListener((TaskInterruptListener) (ctx, reason) -> resources.abort());
         context.addTaskCompletionListener((TaskCompletionListener) ctx -> resources.close());
+
+        JoinMessage mine = new JoinMessage(myHost, "", 0, "");
+        if (rank == 0) {
+            String token = AuthHandshake.newToken();
+            InetAddress bind = oneHost ? InetAddress.getLoopbackAddress() : resolve(myHost);
+            TcpStoreServer server = TcpStoreServer.start(new InetSocketAddress(bind, 0), token, Math.min(timeoutNs, MAX_HANDSHAKE_NS));
+            resources.server(server);
+            mine = new JoinMessage(myHost, bind.getHostAddress(), server.port(), token);
+        }
+        JoinMessage[] all = Arrays.stream(context.allGather(mine.encode())).map(JoinMessage::decode).toArray(JoinMessage[]::new);
+        JoinMessage lead = all[0];
         TcpStoreClient store = TcpStoreClient.connect(lead.storeHost(), lead.storePort(), lead.token(), timeoutNs);
         resources.store(store);
 
@@ -127,15 +128,16 @@ final class BarrierRendezvous {
 
     /** What one task holds for its communicator, released by Spark's task listeners. */
     private static final class TaskResources {
-        private final TcpStoreServer server;
         private final long timeoutNs;
+        private final AtomicReference<TcpStoreServer> server = new AtomicReference<>();
         private final AtomicReference<TcpStoreClient> store = new AtomicReference<>();
         private final AtomicReference<Communicator> comm = new AtomicReference<>();
 
-        TaskResources(TcpStoreServer server, long timeoutNs) {
-            this.server = server;
+        TaskResources(long timeoutNs) {
             this.timeoutNs = timeoutNs;
         }
+
+        void server(TcpStoreServer s) { server.set(s); }
 
         void store(TcpStoreClient s) { store.set(s); }
 
@@ -153,9 +155,10 @@ final class BarrierRendezvous {
             if (c != null) c.close();
             TcpStoreClient s = store.get();
             if (s != null) s.close();
-            if (server != null) {
-                server.awaitNoConnections(timeoutNs);
-                server.close();
+            TcpStoreServer host = server.get();
+            if (host != null) {
+                host.awaitNoConnections(timeoutNs);
+                host.close();
             }
         }
     }
