@@ -69,8 +69,14 @@ final class BarrierRendezvous {
         }
         JoinMessage[] all = Arrays.stream(context.allGather(mine.encode())).map(JoinMessage::decode).toArray(JoinMessage[]::new);
         JoinMessage lead = all[0];
-        TcpStoreClient store = TcpStoreClient.connect(lead.storeHost(), lead.storePort(), lead.token(), timeoutNs);
+        // A kill that came while this task had nothing to abort yet must not leave it joining alone
+        // until the timeout: it checks before and after each step a kill could not reach.
+        context.killTaskIfInterrupted();
+        // Task 0 hosted the store before the allGather, so it is there: no need to retry for long.
+        TcpStoreClient store = TcpStoreClient.connect(lead.storeHost(), lead.storePort(), lead.token(),
+                Math.min(timeoutNs, MAX_HANDSHAKE_NS));
         resources.store(store);
+        context.killTaskIfInterrupted();
 
         Map<String, String> options = new HashMap<>(knobs);
         options.put(Knobs.TIMEOUT_NS.name(), timeoutNs + "ns");
@@ -82,6 +88,7 @@ final class BarrierRendezvous {
         Communicator comm = Jccl.init(CommOptions.builder().rank(rank).size(tasks.length).store(store)
                 .hostId(all[rank].host()).knobs(options).build());
         resources.communicator(comm);
+        context.killTaskIfInterrupted();
         return comm;
     }
 
@@ -143,10 +150,22 @@ final class BarrierRendezvous {
 
         void communicator(Communicator c) { comm.set(c); }
 
-        /** The task failed: tell the other ranks now, so they fail naming this rank rather than time out. */
+        /**
+         * The task failed or is being killed: tell the other ranks now, so they fail rather than time
+         * out. With a communicator, its abort names this rank to them. While still joining, dropping
+         * the store connection (and, on task 0, the store) fails this task's join and every join
+         * that waits on task 0's store.
+         */
         void abort() {
             Communicator c = comm.get();
-            if (c != null) c.abort();
+            if (c != null) {
+                c.abort();
+                return;
+            }
+            TcpStoreClient s = store.get();
+            if (s != null) s.close();
+            TcpStoreServer host = server.get();
+            if (host != null) host.close();
         }
 
         /** The task ended: close what the caller left open; the store's host waits for the others to leave. */

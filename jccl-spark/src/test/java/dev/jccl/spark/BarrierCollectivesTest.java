@@ -11,11 +11,13 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.stream.IntStream;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** A communicator from a barrier stage in {@code local[4]}: collectives checked element by element. */
@@ -44,6 +46,20 @@ class BarrierCollectivesTest {
             assertEquals(r.partition(), r.rank(), "rank is the partition id");
             assertEquals(TASKS, r.size());
             assertEquals(TASKS, r.localSize(), "rank " + r.rank() + ": every local[4] task is on one host");
+            assertArrayEquals(CollectiveResults.expectedSum(TASKS), r.summed(), "allReduce on rank " + r.rank());
+            assertArrayEquals(CollectiveResults.expectedGather(TASKS), r.gathered(), "allGather on rank " + r.rank());
+            assertArrayEquals(CollectiveResults.expectedBroadcast(), r.broadcast(), "broadcast on rank " + r.rank());
+        }
+    }
+
+    @Test
+    void knobsReachEveryTasksCommunicatorAndTcpCarriesTheStageAsExactly() {
+        Exception refused = assertThrows(Exception.class, () -> CollectiveResults.run(partitions(TASKS), Map.of("JCCL_TRANSPORT", "carrier-pigeon")));
+        assertTrue(refused.getMessage().contains("carrier-pigeon"), "the stage fails naming the knob's value: " + refused.getMessage());
+        // tcp connections prove the stage's job token, so this also checks every task got the same one.
+        List<CollectiveResults> results = CollectiveResults.run(partitions(TASKS), Map.of("JCCL_TRANSPORT", "tcp"));
+        assertEquals(TASKS, results.size());
+        for (CollectiveResults r : results) {
             assertArrayEquals(CollectiveResults.expectedSum(TASKS), r.summed(), "allReduce on rank " + r.rank());
             assertArrayEquals(CollectiveResults.expectedGather(TASKS), r.gathered(), "allGather on rank " + r.rank());
             assertArrayEquals(CollectiveResults.expectedBroadcast(), r.broadcast(), "broadcast on rank " + r.rank());

@@ -6,6 +6,7 @@ import org.apache.spark.api.java.JavaRDD;
 
 import java.io.Serializable;
 import java.util.List;
+import java.util.Map;
 
 /**
  * What one barrier task saw of three collectives, with the values every rank must see. Counts are
@@ -20,8 +21,13 @@ record CollectiveResults(int partition, int rank, int size, int localSize, long 
 
     /** One task per partition of {@code rdd}, each joining one communicator and running the three collectives. */
     static List<CollectiveResults> run(JavaRDD<Integer> rdd) {
+        return run(rdd, Map.of());
+    }
+
+    /** As {@link #run(JavaRDD)}, with knobs for every task's communicator. */
+    static List<CollectiveResults> run(JavaRDD<Integer> rdd, Map<String, String> knobs) {
         return BarrierStage.mapPartitions(rdd, (rows, context) -> {
-            try (Communicator comm = JcclSpark.communicator(context)) {
+            try (Communicator comm = JcclSpark.communicator(context, knobs)) {
                 int r = comm.rank();
                 int[] sum = new int[SUM_COUNT];
                 for (int i = 0; i < sum.length; i++) sum[i] = r * 100_000 + i;
