@@ -24,7 +24,7 @@ final class ProgressHandOff {
     private final AtomicInteger waitingCallers = new AtomicInteger();
     /** When a caller last issued or waited. */
     private volatile long callerSeenNs;
-    private volatile ProgressAgent thread;
+    private volatile ProgressAgent progressThread;
 
     ProgressHandOff(Agent work, OpQueue ops, long callerGraceNs) {
         this.work = work;
@@ -34,7 +34,7 @@ final class ProgressHandOff {
 
     /** The thread that runs progress while no caller does. */
     void thread(ProgressAgent t) {
-        thread = t;
+        progressThread = t;
     }
 
     /** Runs one pass of the work if no other thread is; returns the work done. */
@@ -73,7 +73,7 @@ final class ProgressHandOff {
         callerSeenNs = System.nanoTime();
         // The thread sleeps long while a caller drives progress; the last caller to leave with
         // operations still in flight hands them back at once.
-        ProgressAgent t = thread;
+        ProgressAgent t = progressThread;
         if (now == 0 && t != null && ops.hasWork()) t.wake();
     }
 
@@ -84,7 +84,7 @@ final class ProgressHandOff {
 
     /** An operation was queued: wakes the thread if it sleeps deeply. */
     void issued() {
-        ProgressAgent t = thread;
+        ProgressAgent t = progressThread;
         if (t != null) t.kick();
     }
 }
