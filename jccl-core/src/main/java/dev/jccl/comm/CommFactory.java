@@ -87,10 +87,12 @@ public final class CommFactory {
         LinkTable links = new LinkTable(rank, size, ns, transports, fifo, timeoutNs, sliceNs);
         PlanCache plans = new PlanCache(rank, who.topology(), overrides, fifo);
         Scratch scratch = new Scratch();
-        AbortBoard board = new AbortBoard(ns, rank, size);
-        CommEngine engine = new CommEngine(rank, size, timeoutNs, transports, links, plans, scratch,
-                new FlightRecorder(RECORDER_ENTRIES), board, kernels, IdlePolicy.forRanks(who.localSize(), config.get(Knobs.SPIN_NS)),
-                timeline);
+        Failures failures = new Failures(rank, size, timeoutNs, new AbortBoard(ns, rank, size), links,
+                new FlightRecorder(RECORDER_ENTRIES));
+        OpQueue ops = new OpQueue(new RunBuilder(size, plans, links, scratch, kernels, timeline), failures::checkBoard);
+        CommEngine engine = new CommEngine("jccl-progress-" + namespace.replace('/', '-') + "-r" + rank,
+                new CommEngine.Resources(transports, links, scratch, timeline), ops, failures,
+                config.waitPolicy(who.localSize()));
         Log.info(Subsys.INIT, "rank %d/%d (%s): host %s, local rank %d of %d, %s; providers %s; FIFO %d x %s per link; kernels %s",
                 rank, size, namespace, hostId, who.localRank(), who.localSize(), who.topology().describe(), providers,
                 fifo.slotCount(), Sizes.formatBytes(fifo.slotBytes()), kernels.description());

@@ -58,7 +58,7 @@ final class CommunicatorImpl implements Communicator {
         this.closing = closing;
         this.owned = owned;
         this.timeoutNs = timeoutNs;
-        this.agent = new ProgressAgent(engine, "jccl-progress-" + namespace.replace('/', '-') + "-r" + who.rank());
+        this.agent = new ProgressAgent(engine);
         this.calls = new Calls(who.rank(), who.size(), agent.thread(), scratch);
         this.arrays = new ArrayStaging(this, scratch, who.size());
         this.sendSeq = new long[who.size()];

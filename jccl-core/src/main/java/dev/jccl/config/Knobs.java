@@ -1,7 +1,7 @@
 package dev.jccl.config;
 
 import dev.jccl.util.Sizes;
-import dev.jccl.util.SpinBudget;
+import dev.jccl.util.WaitPolicy;
 
 import java.util.List;
 import java.util.Locale;
@@ -36,7 +36,7 @@ public final class Knobs {
     public static final Knob<Long> RNR_TIMEOUT_NS = new Knob<>("JCCL_RNR_TIMEOUT", "10ms",
             Knobs::positiveDuration, "how long a SEND waits for the peer to post a receive before RNR_RETRY_EXC");
     public static final Knob<Long> SPIN_NS = new Knob<>("JCCL_SPIN", "auto",
-            s -> isAuto(s) ? SpinBudget.AUTO : Sizes.parseDurationNs(s),
+            s -> isAuto(s) ? WaitPolicy.AUTO_SPIN : Sizes.parseDurationNs(s),
             "how long a completion waiter busy-polls before yielding or sleeping (e.g. 0, 20us); auto = tcp spins 50us while the host has a core per runnable thread and no bulk transfer runs, shm only its usual few rounds");
     public static final Knob<String> HOST_ID = new Knob<>("JCCL_HOST_ID", "",
             s -> s, "override the host identity used to group ranks by host");

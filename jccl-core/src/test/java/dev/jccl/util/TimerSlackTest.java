@@ -30,7 +30,7 @@ class TimerSlackTest {
         assumeTrue(TimerSlack.currentThreadSlackNs() >= 0, "prctl(PR_GET_TIMERSLACK) is not available here");
         long slack = onFreshThread(() -> {
             assertEquals(0, TimerSlack.setCurrentThreadSlackNs(50_000));
-            BackoffIdleStrategy idle = new BackoffIdleStrategy(0, 0, 0, 1_000, 1_000, TimerSlack.tight(ns -> { }));
+            BackoffIdleStrategy idle = new WaitPolicy.Backoff(0, 0, 0, 1_000, 1_000, true).strategy(ns -> { });
             idle.idle(); // no spins, no yields: the first idle round parks
         });
         assertEquals(TimerSlack.WAITER_SLACK_NS, slack);
@@ -41,7 +41,7 @@ class TimerSlackTest {
         assumeTrue(TimerSlack.currentThreadSlackNs() >= 0, "prctl(PR_GET_TIMERSLACK) is not available here");
         long slack = onFreshThread(() -> {
             assertEquals(0, TimerSlack.setCurrentThreadSlackNs(50_000));
-            BackoffIdleStrategy idle = new BackoffIdleStrategy(10, 0, 0, 1_000, 1_000, TimerSlack.tight(ns -> { }));
+            BackoffIdleStrategy idle = new WaitPolicy.Backoff(10, 0, 0, 1_000, 1_000, true).strategy(ns -> { });
             for (int i = 0; i < 10; i++) idle.idle();
         });
         assertEquals(50_000, slack);
@@ -52,7 +52,7 @@ class TimerSlackTest {
         assumeTrue(TimerSlack.currentThreadSlackNs() >= 0, "prctl(PR_GET_TIMERSLACK) is not available here");
         long slack = onFreshThread(() -> {
             assertEquals(0, TimerSlack.setCurrentThreadSlackNs(50_000));
-            BackoffIdleStrategy idle = new BackoffIdleStrategy(0, 0, 0, 1_000, 1_000, ns -> { });
+            BackoffIdleStrategy idle = new WaitPolicy.Backoff(0, 0, 0, 1_000, 1_000, false).strategy(ns -> { });
             for (int i = 0; i < 3; i++) idle.idle();
         });
         assertEquals(50_000, slack);

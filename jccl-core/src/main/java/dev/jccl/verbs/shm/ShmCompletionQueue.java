@@ -1,5 +1,6 @@
 package dev.jccl.verbs.shm;
 
+import dev.jccl.util.WaitPolicy;
 import dev.jccl.verbs.base.BasicCompletionQueue;
 
 import java.util.Arrays;
@@ -14,7 +15,7 @@ final class ShmCompletionQueue extends BasicCompletionQueue {
     private volatile ShmQueuePair[] attached = new ShmQueuePair[0];
 
     ShmCompletionQueue(ShmContext context, int depth) {
-        super(depth, context.spinNs());
+        super(depth, context.waitPolicy(), WaitPolicy.CqKind.SHARED_RINGS);
         this.context = context;
     }
 
@@ -30,16 +31,6 @@ final class ShmCompletionQueue extends BasicCompletionQueue {
 
     synchronized void detach(ShmQueuePair qp) {
         attached = Arrays.stream(attached).filter(q -> q != qp).toArray(ShmQueuePair[]::new);
-    }
-
-    /**
-     * No extra spinning: the strategy's yields already spin on an idle host and give the core away on
-     * a busy one, while polling the peer's rings harder only slows the peer's copies into them (a
-     * streaming receiver then takes completions one at a time instead of in batches).
-     */
-    @Override
-    protected long autoSpinNs() {
-        return 0;
     }
 
     @Override

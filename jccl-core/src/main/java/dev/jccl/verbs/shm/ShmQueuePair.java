@@ -3,6 +3,7 @@ package dev.jccl.verbs.shm;
 import dev.jccl.trace.Log;
 import dev.jccl.trace.Subsys;
 import dev.jccl.util.BackoffIdleStrategy;
+import dev.jccl.util.WaitPolicy;
 import dev.jccl.util.Deadline;
 import dev.jccl.verbs.ConnectInfo;
 import dev.jccl.verbs.QpInitAttr;
@@ -195,7 +196,7 @@ final class ShmQueuePair implements QueuePair {
         if (file.busy() == 0) return;
         RemoteContext rc = peer;
         Deadline deadline = Deadline.after(context.timeoutNs());
-        BackoffIdleStrategy idle = BackoffIdleStrategy.defaults();
+        BackoffIdleStrategy idle = WaitPolicy.stateWait();
         while (file.busy() != 0) {
             if (deadline.expired() || (rc != null && rc.pidVisible() && !Processes.isAlive(rc.pid()))) return;
             idle.idle();

@@ -1,6 +1,7 @@
 package dev.jccl.verbs.tcp;
 
 import dev.jccl.util.BackoffIdleStrategy;
+import dev.jccl.util.WaitPolicy;
 
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
@@ -104,7 +105,7 @@ final class ReceiverAgent implements InboundStream.Handler {
         try {
             if (!sink.awaitReady()) return;
             ready = true;
-            BackoffIdleStrategy stallIdle = BackoffIdleStrategy.defaults();
+            BackoffIdleStrategy stallIdle = WaitPolicy.stateWait();
             while (!closed) {
                 int r;
                 boolean mine;

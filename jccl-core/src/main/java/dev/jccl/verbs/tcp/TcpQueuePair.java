@@ -3,6 +3,7 @@ package dev.jccl.verbs.tcp;
 import dev.jccl.trace.Log;
 import dev.jccl.trace.Subsys;
 import dev.jccl.util.BackoffIdleStrategy;
+import dev.jccl.util.WaitPolicy;
 import dev.jccl.util.Deadline;
 import dev.jccl.verbs.ConnectInfo;
 import dev.jccl.verbs.Opcode;
@@ -176,7 +177,7 @@ final class TcpQueuePair implements QueuePair, ReceiverAgent.Sink, OutboundLane.
     @Override
     public boolean awaitReady() {
         Deadline deadline = Deadline.after(context.timeoutNs());
-        BackoffIdleStrategy idle = BackoffIdleStrategy.defaults();
+        BackoffIdleStrategy idle = WaitPolicy.stateWait();
         while (true) {
             QpState s = state.state();
             if (s == QpState.RTR || s == QpState.RTS) break;

@@ -3,6 +3,7 @@ package dev.jccl.verbs.tcp;
 import dev.jccl.config.Config;
 import dev.jccl.trace.Log;
 import dev.jccl.util.BackoffIdleStrategy;
+import dev.jccl.util.WaitPolicy;
 import dev.jccl.util.Deadline;
 import dev.jccl.verbs.QpState;
 import dev.jccl.verbs.VerbsException;
@@ -59,7 +60,7 @@ class TcpAuthTest {
 
     private static String awaitLine(Path file, String fragment) throws IOException {
         Deadline deadline = Deadline.after(TimeUnit.SECONDS.toNanos(10));
-        BackoffIdleStrategy idle = BackoffIdleStrategy.defaults();
+        BackoffIdleStrategy idle = WaitPolicy.stateWait();
         while (!deadline.expired()) {
             if (Files.exists(file)) {
                 for (String line : Files.readAllLines(file)) if (line.contains(fragment)) return line;

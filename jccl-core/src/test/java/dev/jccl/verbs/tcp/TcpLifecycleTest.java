@@ -1,6 +1,7 @@
 package dev.jccl.verbs.tcp;
 
 import dev.jccl.util.BackoffIdleStrategy;
+import dev.jccl.util.WaitPolicy;
 import dev.jccl.util.Deadline;
 import dev.jccl.verbs.MemoryRegion;
 import dev.jccl.verbs.QpState;
@@ -30,7 +31,7 @@ class TcpLifecycleTest {
             assertTrue(tcpThreads().size() >= 1 + 4 + 4, "listener, senders and receivers run: " + tcpThreads());
         }
         Deadline deadline = Deadline.after(TimeUnit.SECONDS.toNanos(5));
-        BackoffIdleStrategy idle = BackoffIdleStrategy.defaults();
+        BackoffIdleStrategy idle = WaitPolicy.stateWait();
         while (!tcpThreads().isEmpty() && !deadline.expired()) idle.idle();
         assertEquals(List.of(), tcpThreads());
     }

@@ -2,6 +2,7 @@ package dev.jccl.verbs.tcp;
 
 import dev.jccl.config.Config;
 import dev.jccl.util.BackoffIdleStrategy;
+import dev.jccl.util.WaitPolicy;
 import dev.jccl.util.Deadline;
 import dev.jccl.verbs.Access;
 import dev.jccl.verbs.CompletionQueue;
@@ -90,7 +91,7 @@ final class TcpPeer implements AutoCloseable {
 
     void awaitState(QpState want) {
         Deadline deadline = Deadline.after(TimeUnit.SECONDS.toNanos(10));
-        BackoffIdleStrategy idle = BackoffIdleStrategy.defaults();
+        BackoffIdleStrategy idle = WaitPolicy.stateWait();
         while (qp.state() != want && !deadline.expired()) idle.idle();
         assertEquals(want, qp.state(), "qp " + qp.qpn() + " state");
     }
