@@ -263,7 +263,9 @@ final class CommEngine implements AutoCloseable {
                 // the other ranks learn of it from the broken links
             }
             links.breakAll();
-            failAll(new Failure(Failure.Kind.ABORTED, "rank " + rank + ": " + why + "\n" + recorder.dump(rank), -1, null));
+            Failure f = new Failure(Failure.Kind.ABORTED, "rank " + rank + ": " + why + "\n" + recorder.dump(rank), -1, null);
+            Failures.record(rank, f, current == null ? null : current.desc);
+            failAll(f);
         } finally {
             progressLock.unlock();
         }

@@ -94,7 +94,7 @@ public final class CommFactory {
         Scratch scratch = new Scratch();
         AbortBoard board = new AbortBoard(ns, rank, size);
         CommEngine engine = new CommEngine(rank, size, timeoutNs, transports, links, plans, scratch,
-                new FlightRecorder(RECORDER_ENTRIES), board, kernels, IdlePolicy.forRanks(who.localSize(), config.get(Knobs.SPIN_NS)),
+                new FlightRecorder(RECORDER_ENTRIES, rank, size), board, kernels, IdlePolicy.forRanks(who.localSize(), config.get(Knobs.SPIN_NS)),
                 timeline);
         Log.info(Subsys.INIT, "rank %d/%d (%s): host %s, local rank %d of %d, %s; providers %s; FIFO %d x %s per link; kernels %s",
                 rank, size, namespace, hostId, who.localRank(), who.localSize(), who.topology().describe(), providers,
