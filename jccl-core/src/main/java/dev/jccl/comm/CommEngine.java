@@ -140,7 +140,9 @@ final class CommEngine implements Agent, AutoCloseable {
     void abort() {
         progress.exclusively(() -> {
             if (failure != null || closed) return;
-            failAll(failures.abortedHere());
+            Failure f = failures.abortedHere();
+            Failures.record(failures.rank(), f, ops.current() == null ? null : ops.current().desc);
+            failAll(f);
         });
     }
 

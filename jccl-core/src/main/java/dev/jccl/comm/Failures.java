@@ -1,6 +1,7 @@
 package dev.jccl.comm;
 
 import dev.jccl.exec.ExecFailure;
+import dev.jccl.trace.FailureEvent;
 
 import java.util.List;
 import java.util.Map;
@@ -112,7 +113,15 @@ final class Failures {
             recs = Map.of(rank, FlightRecorder.decode(recorder.encode()));
         }
         boolean expected = t instanceof AbortSeen || t instanceof StallTimeout || t instanceof ExecFailure;
-        return FailureReport.build(first, rank, size, recs, mine, localState, recorder.dump(rank), expected ? null : t);
+        Failure f = FailureReport.build(first, rank, size, recs, mine, localState, recorder.dump(rank), expected ? null : t);
+        record(rank, f, mine);
+        return f;
+    }
+
+    /** The JFR event of a failure this rank ends with; {@code op} is the operation in flight, if any. */
+    static void record(int rank, Failure f, OpDescriptor op) {
+        FailureEvent.record(rank, f.kind().name(), op == null ? "" : op.kind().apiName(), op == null ? -1 : op.opSeq(),
+                f.lostRank(), f.message());
     }
 
     /** This rank's failure, published unless another rank's came first, or the one another rank published. */

@@ -40,6 +40,7 @@ final class RunBuilder {
         // A barrier moves a one-byte token; its schedule counts elements of some type.
         DataType type = d.kind() == OpKind.BARRIER ? DataType.UINT8 : d.type();
         PlanCache.Compiled c = plans.get(d.kind(), d.count(), type, d.root(), op.inPlace);
+        op.entry.planned(c.plan(), c.programs().length);
         links.ensure(c.programs(), abort);
         MemorySegment[] scratchOf = new MemorySegment[c.programs().length];
         for (ChannelProgram p : c.programs()) {

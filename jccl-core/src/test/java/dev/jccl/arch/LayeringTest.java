@@ -34,7 +34,7 @@ class LayeringTest {
                 .check(core);
         classes().that().resideInAPackage("dev.jccl.trace..")
                 .should().onlyDependOnClassesThat().resideInAnyPackage("dev.jccl.trace..", "dev.jccl.config..",
-                        "dev.jccl.util..", "java..")
+                        "dev.jccl.util..", "java..", "jdk.jfr..")
                 .check(core);
     }
 

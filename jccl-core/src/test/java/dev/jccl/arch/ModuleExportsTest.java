@@ -106,8 +106,9 @@ class ModuleExportsTest {
         DiagnosticCollector<JavaFileObject> diagnostics = new DiagnosticCollector<>();
         try (StandardJavaFileManager files = javac.getStandardFileManager(diagnostics, null, null)) {
             var units = files.getJavaFileObjects(src.resolve("module-info.java"), src.resolve("client/Client.java"));
-            List<String> options = List.of("--module-path", coreModule.toString(), "--add-modules", "jdk.incubator.vector",
-                    "-d", out.toString());
+            // An empty class path: otherwise javac inherits this JVM's, where every package of core is visible.
+            List<String> options = List.of("--module-path", coreModule.toString(), "--class-path", out.toString(),
+                    "--add-modules", "jdk.incubator.vector", "-d", out.toString());
             javac.getTask(null, files, diagnostics, options, null, units).call();
         }
         return diagnostics.getDiagnostics().stream().filter(d -> d.getKind() == javax.tools.Diagnostic.Kind.ERROR)

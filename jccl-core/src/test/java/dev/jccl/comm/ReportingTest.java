@@ -49,7 +49,7 @@ class ReportingTest {
     void descriptorsAndRecordersSurviveTheStore() {
         OpDescriptor d = new OpDescriptor(7, OpKind.BROADCAST, 6, 12, DataType.BFLOAT16, null, 2);
         assertEquals(d, OpDescriptor.decode(d.encode()));
-        FlightRecorder rec = new FlightRecorder(2);
+        FlightRecorder rec = new FlightRecorder(2, 4, 8);
         rec.add(allReduce(0, 1));
         rec.add(allReduce(1, 2)).started();
         rec.add(allReduce(2, 3));

@@ -1,5 +1,8 @@
 package dev.jccl.cli.launch;
 
+import dev.jccl.config.Config;
+import dev.jccl.config.Knobs;
+
 import java.io.File;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -38,9 +41,14 @@ public final class JvmCommand {
         return cmd;
     }
 
-    /** This jccl CLI in a new JVM, e.g. {@code jcclCli("perf", "rank", "--size", "4M")}. */
+    /**
+     * This jccl CLI in a new JVM, e.g. {@code jcclCli("perf", "rank", "--size", "4M")}, with the
+     * options of JCCL_JAVA_OPTS: the jccl script gives them to the command's own JVM, and a rank
+     * started from it must get them too, or {@code -XX:StartFlightRecording} would record only the
+     * launching process and never a collective.
+     */
     public static List<String> jcclCli(String... args) {
-        return java(List.of(), CLI_MAIN_CLASS, List.of(args));
+        return java(Config.fromEnvironment().get(Knobs.JAVA_OPTS), CLI_MAIN_CLASS, List.of(args));
     }
 
     /** This JVM's class path with every entry made absolute, so a rank started elsewhere still finds it. */
