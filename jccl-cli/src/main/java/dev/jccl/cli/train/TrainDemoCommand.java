@@ -109,7 +109,7 @@ public final class TrainDemoCommand implements Callable<Integer> {
         Path abs = file.toAbsolutePath();
         if (Files.isDirectory(abs)) throw new IllegalArgumentException(option + " " + file + " is a directory");
         boolean existed = Files.exists(abs);
-        try (var ignored = Files.newByteChannel(abs, StandardOpenOption.CREATE,
+        try (var _ = Files.newByteChannel(abs, StandardOpenOption.CREATE,
                 StandardOpenOption.WRITE)) {
             // opened for writing: rank 0 will be able to write it
         } catch (NoSuchFileException e) {
