@@ -5,7 +5,6 @@ import dev.jccl.DataType;
 import dev.jccl.trace.Timeline;
 
 import java.lang.foreign.Arena;
-import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;

@@ -44,7 +44,8 @@ final class ReportHtml {
         StringBuilder sb = new StringBuilder();
         JsonWriter j = new JsonWriter(sb).beginObject();
         TrainSettings s = summary.settings();
-        j.name("headline").value(String.format(Locale.ROOT, "%d ranks over %s, %d steps of %d samples, gradients as %s; data is synthetic (Gaussian blob mixture)",
+        j.name("headline").value(String.format(Locale.ROOT,
+                "%d ranks over %s, %d steps of %d samples, gradients as %s; data is synthetic (Gaussian blob mixture)",
                 s.ranks(), summary.transport(), s.steps(), s.globalBatch(), s.precision().ncclName()));
         strings(j.name("summary"), summary.lines());
         numbers(j.name("steps"), records.stream().mapToDouble(StepRecord::step).toArray(), 0);

@@ -43,7 +43,8 @@ public final class CollPerfCommand implements Callable<Integer> {
     int check;
     @Option(names = {"-o", "--op"}, defaultValue = "sum", description = "sum, prod, min, max, avg (default ${DEFAULT-VALUE})")
     String op;
-    @Option(names = {"-d", "--datatype"}, defaultValue = "float", description = "float, double, half, bfloat16, int8, uint8, int32, int64 (default ${DEFAULT-VALUE})")
+    @Option(names = {"-d", "--datatype"}, defaultValue = "float",
+            description = "float, double, half, bfloat16, int8, uint8, int32, int64 (default ${DEFAULT-VALUE})")
     String datatype;
     @Option(names = {"-r", "--root"}, defaultValue = "0", description = "root of broadcast and reduce (default ${DEFAULT-VALUE})")
     int root;
@@ -55,11 +56,14 @@ public final class CollPerfCommand implements Callable<Integer> {
     Integer channels;
     @Option(names = "--json", description = "print one JSON object instead of the table")
     boolean json;
-    @Option(names = {"-z", "--blocking"}, defaultValue = "0", description = "1: wait for each call before issuing the next; 0: issue all, then wait (default ${DEFAULT-VALUE})")
+    @Option(names = {"-z", "--blocking"}, defaultValue = "0",
+            description = "1: wait for each call before issuing the next; 0: issue all, then wait (default ${DEFAULT-VALUE})")
     int blocking;
-    @Option(names = "--bytes-per-size", defaultValue = "0", description = "time more calls than -n at small sizes, up to 20000, until this many bytes moved (e.g. 4G; default ${DEFAULT-VALUE}: exactly -n)")
+    @Option(names = "--bytes-per-size", defaultValue = "0", description = "time more calls than -n at small sizes, up to 20000,"
+            + " until this many bytes moved (e.g. 4G; default ${DEFAULT-VALUE}: exactly -n)")
     String bytesPerSize;
-    @Option(names = "--jit-warmup", defaultValue = "2s", description = "untimed calls for this long before the first size, so the JIT has compiled the data path (default ${DEFAULT-VALUE}; 0 turns it off)")
+    @Option(names = "--jit-warmup", defaultValue = "2s", description = "untimed calls for this long before the first size,"
+            + " so the JIT has compiled the data path (default ${DEFAULT-VALUE}; 0 turns it off)")
     String jitWarmup;
 
     public CollPerfCommand(CollTest test) {
@@ -95,7 +99,8 @@ public final class CollPerfCommand implements Callable<Integer> {
             if (channels != null) env.put("JCCL_NCHANNELS", Integer.toString(channels));
             List<String> args = new ArrayList<>(List.of("perf", test.cliName(), "-b", minBytes, "-e", maxBytes,
                     "-f", Long.toString(factor), "-n", Integer.toString(iters), "-w", Integer.toString(warmup),
-                    "-c", Integer.toString(check), "-o", op, "-d", datatype, "-r", Integer.toString(root), "--jit-warmup", jitWarmup, "-z", Integer.toString(blocking),
+                    "-c", Integer.toString(check), "-o", op, "-d", datatype, "-r", Integer.toString(root), "--jit-warmup", jitWarmup,
+                    "-z", Integer.toString(blocking),
                     "--bytes-per-size", bytesPerSize));
             if (json) args.add("--json");
             return local.launch(args, env, json);
