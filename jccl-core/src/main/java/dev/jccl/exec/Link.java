@@ -233,6 +233,7 @@ public final class Link implements AutoCloseable {
         return slotsView;
     }
 
+    @SuppressWarnings("restricted") // re-sizing a raw address is the point; native access is granted at launch
     private static MemorySegment plainNative(MemorySegment s) {
         return s.isMapped() ? MemorySegment.ofAddress(s.address()).reinterpret(s.byteSize()) : s;
     }

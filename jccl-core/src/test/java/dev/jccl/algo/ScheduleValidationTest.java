@@ -76,7 +76,8 @@ class ScheduleValidationTest {
         // Hierarchical, 2 hosts x 4: 3 + 1 + 1 + 3 steps.
         assertEquals(8, Schedules.build(Algorithm.HIERARCHICAL, big, HostTopology.uniform(2, 4), 5).steps().size());
         // Only the first channel carries the barrier.
-        assertEquals(0, Schedules.build(Algorithm.DISSEMINATION, CollectiveArgs.of(Collective.BARRIER, 0), HostTopology.singleHost(5), 2, 1, 2, 1).steps().size());
+        assertEquals(0, Schedules.build(Algorithm.DISSEMINATION, CollectiveArgs.of(Collective.BARRIER, 0), HostTopology.singleHost(5),
+                2, 1, 2, 1).steps().size());
     }
 
     @Test

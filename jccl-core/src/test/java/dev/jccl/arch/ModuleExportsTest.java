@@ -80,7 +80,8 @@ class ModuleExportsTest {
     @Test
     void aClientThatReachesAnInternalPackageDoesNotCompile(@TempDir Path dir) throws Exception {
         for (String internal : List.of("dev.jccl.comm.CommFactory", "dev.jccl.algo.Tuner", "dev.jccl.exec.Link",
-                "dev.jccl.reduce.ReduceKernels", "dev.jccl.verbs.base.RegionTable", "dev.jccl.verbs.shm.ShmProvider")) {
+                "dev.jccl.reduce.ReduceKernels", "dev.jccl.verbs.base.RegionTable", "dev.jccl.verbs.shm.ShmProvider",
+                "dev.jccl.trace.event.CollectiveEvent")) {
             Path src = dir.resolve(internal);
             List<String> errors = compile(src, src.resolve("out"), """
                     package client;

@@ -14,8 +14,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 /**
  * Every collective, in and out of place, at counts 0, 1, 7, a prime (1009), and a prime that is no
  * multiple of any chunk (100 003; 10 007 above four ranks, where allToAll's reference would move
- * n² times as much), over both providers and world sizes 1 to 8, with the tuner's own choices. Results must equal the reference on every rank, and results every rank holds must be
- * identical across ranks.
+ * n² times as much), over both providers and world sizes 1 to 8, with the tuner's own choices.
+ * Results must equal the reference on every rank, and results every rank holds must be identical
+ * across ranks.
  */
 class CollectivesTest {
 

@@ -18,7 +18,8 @@ import static org.junit.jupiter.api.Assertions.*;
 class CollPerfEndToEndTest {
     /** size count type redop root | time algbw busbw #wrong | time algbw busbw #wrong */
     private static final Pattern ROW = Pattern.compile(
-            "\\s*(\\d+)\\s+(\\d+)\\s+(\\w+)\\s+(\\w+)\\s+(-?\\d+)\\s+([\\d.]+)\\s+([\\d.]+)\\s+([\\d.]+)\\s+(\\S+)\\s+([\\d.]+)\\s+([\\d.]+)\\s+([\\d.]+)\\s+(\\S+)");
+            "\\s*(\\d+)\\s+(\\d+)\\s+(\\w+)\\s+(\\w+)\\s+(-?\\d+)"
+                    + "\\s+([\\d.]+)\\s+([\\d.]+)\\s+([\\d.]+)\\s+(\\S+)\\s+([\\d.]+)\\s+([\\d.]+)\\s+([\\d.]+)\\s+(\\S+)");
 
     static Stream<String> providers() {
         return ProviderUnderTest.names();

@@ -144,8 +144,8 @@ class LauncherTest {
             argv.addAll(List.of("java", "-cp", "app.jar", "my.Train", "--nproc-per-node", "9"));
             CommandLine.ParseResult parsed = new CommandLine(new Main()).parseArgs(argv.toArray(String[]::new));
             LaunchCommand launch = (LaunchCommand) parsed.subcommand().commandSpec().userObject();
-            assertEquals(2, launch.nprocPerNode);
-            assertEquals("5m", launch.timeout);
+            assertEquals(2, launch.local.ranks());
+            assertEquals("5m", launch.local.timeout());
             assertEquals(List.of("java", "-cp", "app.jar", "my.Train", "--nproc-per-node", "9"), launch.command);
         }
     }

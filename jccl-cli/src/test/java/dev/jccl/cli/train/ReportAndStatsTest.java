@@ -69,10 +69,4 @@ class ReportAndStatsTest {
     private static int count(String html, String what) {
         return html.split(java.util.regex.Pattern.quote(what), -1).length - 1;
     }
-
-    @Test
-    void jsonQuotingKeepsScriptElementsClosedOnlyWhereMeant() {
-        assertEquals("\"a\\\"b\\\\c\\n<\\/script>\"", Json.quote("a\"b\\c\n</script>"));
-        assertEquals("{\"x\":[1.50,null],\"s\":\"v\"}", new Json().numbers("x", new double[] {1.5, Double.NaN}, 2).field("s", "v").close());
-    }
 }

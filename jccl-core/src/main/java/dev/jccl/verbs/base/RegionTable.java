@@ -86,7 +86,7 @@ public final class RegionTable {
      * LOCAL_WRITE when the memory will be written.
      */
     public MemorySegment resolveLocal(Sge sge, boolean willWrite) {
-        if (sge.length() == 0) return MemorySegment.NULL.reinterpret(0);
+        if (sge.length() == 0) return MemorySegment.NULL;
         LocalRegion r = byLkey.get(sge.lkey());
         if (r == null || !r.valid()) {
             throw new VerbsException(String.format("lkey 0x%08x is not registered (sge addr=0x%x len=%d)",

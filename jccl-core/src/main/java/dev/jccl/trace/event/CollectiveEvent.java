@@ -1,4 +1,4 @@
-package dev.jccl.trace;
+package dev.jccl.trace.event;
 
 import jdk.jfr.Category;
 import jdk.jfr.DataAmount;
