@@ -67,6 +67,9 @@ final class CommunicatorImpl implements Communicator {
 
     Calls calls() { return calls; }
 
+    /** The thread that drives progress while no caller awaits (for tests that watch it). */
+    Thread progressThread() { return agent.thread(); }
+
     /** The provider that carries traffic to {@code peer} (for diagnostics and tests). */
     String providerFor(int peer) { return engine.providerFor(peer); }
 

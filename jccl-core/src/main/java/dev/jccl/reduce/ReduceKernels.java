@@ -74,10 +74,7 @@ public final class ReduceKernels {
 
     /** In place: {@code dst[i] = dst[i] op src[i]} for i in [0, count). {@code src} may be {@code dst}. */
     public void reduce(DataType type, ReduceOp op, MemorySegment dst, MemorySegment src, long count) {
-        long bytes = KernelArgs.bytes(type, count);
-        KernelArgs.checkDestination(dst, bytes);
-        KernelArgs.checkSource(src, "src", dst, bytes);
-        run(type, op, dst, dst, src, count);
+        reduce(type, op, dst, 0, dst, 0, src, 0, count);
     }
 
     /**
@@ -85,11 +82,24 @@ public final class ReduceKernels {
      * into the output. Each source is either {@code dst} itself or disjoint from it.
      */
     public void reduce(DataType type, ReduceOp op, MemorySegment dst, MemorySegment a, MemorySegment b, long count) {
+        reduce(type, op, dst, 0, a, 0, b, 0, count);
+    }
+
+    /**
+     * Like {@link #reduce(DataType, ReduceOp, MemorySegment, MemorySegment, MemorySegment, long)} on
+     * the ranges starting at the given byte offsets: {@code dst[dstOffset..] = a[aOffset..] op b[bOffset..]}.
+     * Offsets rather than slices, so that a caller reducing chunk after chunk of larger buffers
+     * allocates no views.
+     */
+    public void reduce(DataType type, ReduceOp op, MemorySegment dst, long dstOffset, MemorySegment a, long aOffset,
+                       MemorySegment b, long bOffset, long count) {
         long bytes = KernelArgs.bytes(type, count);
-        KernelArgs.checkDestination(dst, bytes);
-        KernelArgs.checkSource(a, "a", dst, bytes);
-        KernelArgs.checkSource(b, "b", dst, bytes);
-        run(type, op, dst, a, b, count);
+        KernelArgs.checkDestination(dst, dstOffset, bytes);
+        KernelArgs.checkSource(a, aOffset, "a", dst, dstOffset, bytes);
+        KernelArgs.checkSource(b, bOffset, "b", dst, dstOffset, bytes);
+        Objects.requireNonNull(op, "op");
+        if (kind == Kind.VECTOR) VectorKernels.apply(type, op, dst, dstOffset, a, aOffset, b, bOffset, count);
+        else ScalarKernels.apply(type, op, dst, dstOffset, a, aOffset, b, bOffset, 0, count);
     }
 
     /** The last step of AVG: {@code seg[i] = seg[i] / contributions}, rounded as the package doc says. */
@@ -99,12 +109,6 @@ public final class ReduceKernels {
         KernelArgs.checkDestination(seg, bytes);
         if (kind == Kind.VECTOR) VectorKernels.finishAvg(type, seg, count, contributions);
         else ScalarKernels.finishAvg(type, seg, 0, count, contributions);
-    }
-
-    private void run(DataType type, ReduceOp op, MemorySegment dst, MemorySegment a, MemorySegment b, long count) {
-        Objects.requireNonNull(op, "op");
-        if (kind == Kind.VECTOR) VectorKernels.apply(type, op, dst, a, b, count);
-        else ScalarKernels.apply(type, op, dst, a, b, 0, count);
     }
 
     @Override

@@ -1,0 +1,102 @@
+package dev.jccl.comm;
+
+import dev.jccl.DataType;
+import dev.jccl.ReduceOp;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.management.ManagementFactory;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The steady state allocates nothing per chunk: after a warm-up (JIT, plan cache, links, the
+ * registration cache), a loop of float32 sum allreduces over two ranks is measured with the JVM's
+ * per-thread allocation counter on each rank's calling thread (which drives progress while it
+ * awaits) and on its communicator's progress thread. The count is exact, not a timing: a chunk
+ * path that allocated even one object per chunk would show 1,000s of bytes at 1 MiB (many chunks
+ * per call) and grow with the number of calls.
+ *
+ * <p>What a call may allocate, {@link #PER_CALL_BYTES}, is what the caller can hold or what the
+ * flight recorder keeps: the {@code Work} handle, the operation record the engine queues (with its
+ * descriptor, recorder entry and queue node), and the waiter's idle strategy. None of it depends on
+ * the message size, so the 8 B and the 1 MiB loops share one bound. {@link #SLACK_BYTES} covers
+ * work that is not per call (a look at the abort board every JCCL_TIMEOUT/20 while idle, reading
+ * the counters); it is fixed, so it cannot hide a per-call cost over thousands of calls. The tcp
+ * receiver threads are reported, not asserted: they also serve frames that carry no chunk (acks).
+ */
+class AllocationFreeTest {
+    /** Bytes one issue-and-await may allocate on a thread; see the class comment. */
+    static final long PER_CALL_BYTES = 512;
+    /** Fixed allowance per loop, independent of the number of calls. */
+    static final long SLACK_BYTES = 64 * 1024;
+
+    private static final com.sun.management.ThreadMXBean THREADS =
+            (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+
+    record Figures(int rank, long callerBytes, long progressBytes, long receiverBytes, int calls) {
+        String line(String provider, long bytes) {
+            return String.format(Locale.ROOT, "allocation %s %d B x %d, rank %d: caller %.1f B/call, progress %.1f B/call,"
+                    + " tcp receivers %.1f B/call", provider, bytes, calls, rank, callerBytes / (double) calls,
+                    progressBytes / (double) calls, receiverBytes / (double) calls);
+        }
+    }
+
+    @ParameterizedTest(name = "{0}: {2} x {1} B")
+    @CsvSource({"shm, 8, 10000", "shm, 1048576, 1000", "tcp, 8, 10000", "tcp, 1048576, 1000"})
+    @Timeout(300)
+    void steadyStateAllocatesOnlyTheCallsOwnRecords(String provider, long bytes, int calls) throws Exception {
+        assertTrue(THREADS.isThreadAllocatedMemorySupported(), "this JVM cannot count allocated bytes per thread");
+        THREADS.setThreadAllocatedMemoryEnabled(true);
+        long count = bytes / Float.BYTES;
+        List<Figures> figures = Ranks.run(2, Ranks.knobs("JCCL_TRANSPORT", provider), comm -> {
+            Thread progress = ((CommunicatorImpl) comm).progressThread();
+            try (Arena arena = Arena.ofShared()) {
+                MemorySegment in = arena.allocate(bytes, 64);
+                MemorySegment out = arena.allocate(bytes, 64);
+                for (long i = 0; i < count; i++) in.setAtIndex(ValueLayout.JAVA_FLOAT, i, comm.rank() + 1);
+                loop(comm, in, out, count, calls); // warm-up: JIT, plan cache, links, registrations
+                comm.barrier().await();
+                long receivers0 = receiverBytes(); // outside the caller's window: listing threads allocates
+                long caller0 = THREADS.getCurrentThreadAllocatedBytes();
+                long progress0 = THREADS.getThreadAllocatedBytes(progress.threadId());
+                loop(comm, in, out, count, calls);
+                long progress1 = THREADS.getThreadAllocatedBytes(progress.threadId());
+                long caller1 = THREADS.getCurrentThreadAllocatedBytes();
+                long receivers1 = receiverBytes();
+                assertEquals(3f, out.getAtIndex(ValueLayout.JAVA_FLOAT, count - 1), "the sum of ranks 1 and 2");
+                return new Figures(comm.rank(), caller1 - caller0, progress1 - progress0, receivers1 - receivers0, calls);
+            }
+        });
+        List<String> over = new ArrayList<>();
+        long bound = PER_CALL_BYTES * calls + SLACK_BYTES;
+        for (Figures f : figures) {
+            System.out.println(f.line(provider, bytes));
+            if (f.callerBytes() > bound) over.add("rank " + f.rank() + " calling thread allocated " + f.callerBytes() + " B");
+            if (f.progressBytes() > bound) over.add("rank " + f.rank() + " progress thread allocated " + f.progressBytes() + " B");
+        }
+        assertEquals(List.of(), over, "over " + calls + " calls of " + bytes + " B the bound is " + bound + " B per thread");
+    }
+
+    /** Issues and awaits {@code calls} allreduces; allocates nothing of its own. */
+    private static void loop(dev.jccl.Communicator comm, MemorySegment in, MemorySegment out, long count, int calls) {
+        for (int i = 0; i < calls; i++) comm.allReduce(in, out, count, DataType.FLOAT32, ReduceOp.SUM).await();
+    }
+
+    /** Bytes allocated so far by every tcp receiver and sender thread in this JVM (both ranks' together). */
+    private static long receiverBytes() {
+        long sum = 0;
+        for (Thread t : Thread.getAllStackTraces().keySet()) {
+            if (t.getName().startsWith("jccl-tcp-")) sum += Math.max(0, THREADS.getThreadAllocatedBytes(t.threadId()));
+        }
+        return sum;
+    }
+}
