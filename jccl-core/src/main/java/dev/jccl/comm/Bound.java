@@ -9,6 +9,9 @@ import java.lang.foreign.MemorySegment;
  */
 record Bound(MemorySegment in, MemorySegment inOwner, MemorySegment out, MemorySegment outOwner, boolean inPlace,
              Runnable beforeStart, Runnable afterEnd) {
+    /** A call that binds no memory (barrier). */
+    static final Bound NONE = of(null, null, null, null, false);
+
     static Bound of(MemorySegment in, MemorySegment inOwner, MemorySegment out, MemorySegment outOwner, boolean inPlace) {
         return new Bound(in, inOwner, out, outOwner, inPlace, null, null);
     }

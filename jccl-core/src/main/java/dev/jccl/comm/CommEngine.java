@@ -59,6 +59,8 @@ final class CommEngine implements AutoCloseable {
     /** Set while closing: every operation is done and peers may tear their links down. */
     private volatile boolean draining;
     private final Timeline timeline;
+    /** {@link #checkBoard} as the connect wait's abort check, made once rather than per operation. */
+    private final LinkTable.AbortCheck boardCheck = this::checkBoard;
 
     CommEngine(int rank, int size, long timeoutNs, Transports transports, LinkTable links, PlanCache plans, Scratch scratch,
                FlightRecorder recorder, AbortBoard board, Kernels kernels, IdlePolicy idlePolicy, Timeline timeline) {
@@ -191,7 +193,7 @@ final class CommEngine implements AutoCloseable {
         op.entry.started();
         lastProgressNs = System.nanoTime();
         if (op.beforeStart != null) op.beforeStart.run();
-        op.run = runs.build(op, this::checkBoard);
+        op.run = runs.build(op, boardCheck);
         lastProgressNs = System.nanoTime();
         return 1;
     }

@@ -126,7 +126,7 @@ final class CommunicatorImpl implements Communicator {
 
     @Override
     public Work barrier() {
-        return issue(OpKind.BARRIER, 0, null, null, 0, Bound.of(null, null, null, null, false), null);
+        return issue(OpKind.BARRIER, 0, null, null, 0, Bound.NONE, null);
     }
 
     @Override

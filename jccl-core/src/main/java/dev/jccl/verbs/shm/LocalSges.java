@@ -49,9 +49,7 @@ final class LocalSges {
                 return address - r.address();
             }
         }
-        regions.resolveLocal(new Sge(address, length, lkey), write); // throws, naming the breach
-        LocalRegion r = regions.byLkey(lkey);
-        if (r == null) throw new VerbsException("lkey 0x" + Integer.toHexString(lkey) + " was just deregistered");
+        LocalRegion r = regions.checkLocal(address, length, lkey, write); // throws, naming the breach
         hit = victim;
         victim = (victim + 1) % WAYS;
         recent[hit] = r;

@@ -44,7 +44,7 @@ final class ReceiverAgent implements InboundStream.Handler {
         /** Waits (bounded) until frames may be processed; false when the queue pair will not get there. */
         boolean awaitReady();
 
-        MemorySegment begin(FrameCodec header, long firstTriedNs) throws IOException;
+        MemorySegment begin(FrameCodec header, long firstTriedNs, InboundStream.Landing at) throws IOException;
 
         void end(FrameCodec header, MemorySegment payload) throws IOException;
 
@@ -197,8 +197,8 @@ final class ReceiverAgent implements InboundStream.Handler {
     // ---- InboundStream.Handler, called under lock ----
 
     @Override
-    public MemorySegment begin(FrameCodec header, long firstTriedNs) throws IOException {
-        return sink.begin(header, firstTriedNs);
+    public MemorySegment begin(FrameCodec header, long firstTriedNs, InboundStream.Landing at) throws IOException {
+        return sink.begin(header, firstTriedNs, at);
     }
 
     @Override
