@@ -74,7 +74,10 @@ public final class ReduceKernels {
 
     /** In place: {@code dst[i] = dst[i] op src[i]} for i in [0, count). {@code src} may be {@code dst}. */
     public void reduce(DataType type, ReduceOp op, MemorySegment dst, MemorySegment src, long count) {
-        reduce(type, op, dst, 0, dst, 0, src, 0, count);
+        long bytes = KernelArgs.bytes(type, count);
+        KernelArgs.checkDestination(dst, 0, bytes);
+        KernelArgs.checkSource(src, 0, "src", dst, 0, bytes);
+        run(type, op, dst, 0, dst, 0, src, 0, count);
     }
 
     /**
@@ -97,9 +100,14 @@ public final class ReduceKernels {
         KernelArgs.checkDestination(dst, dstOffset, bytes);
         KernelArgs.checkSource(a, aOffset, "a", dst, dstOffset, bytes);
         KernelArgs.checkSource(b, bOffset, "b", dst, dstOffset, bytes);
+        run(type, op, dst, dstOffset, a, aOffset, b, bOffset, count);
+    }
+
+    private void run(DataType type, ReduceOp op, MemorySegment dst, long dOff, MemorySegment a, long aOff, MemorySegment b,
+                     long bOff, long count) {
         Objects.requireNonNull(op, "op");
-        if (kind == Kind.VECTOR) VectorKernels.apply(type, op, dst, dstOffset, a, aOffset, b, bOffset, count);
-        else ScalarKernels.apply(type, op, dst, dstOffset, a, aOffset, b, bOffset, 0, count);
+        if (kind == Kind.VECTOR) VectorKernels.apply(type, op, dst, dOff, a, aOff, b, bOff, count);
+        else ScalarKernels.apply(type, op, dst, dOff, a, aOff, b, bOff, 0, count);
     }
 
     /** The last step of AVG: {@code seg[i] = seg[i] / contributions}, rounded as the package doc says. */
