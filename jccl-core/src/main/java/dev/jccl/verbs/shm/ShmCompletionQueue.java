@@ -49,6 +49,9 @@ final class ShmCompletionQueue extends BasicCompletionQueue {
 
     @Override
     public int poll(WorkCompletion[] out) {
+        long notified = 0;
+        for (ShmQueuePair qp : attached) notified += qp.notifiedReceives(this);
+        failIfOverrun(notified);
         int n = 0;
         for (ShmQueuePair qp : attached) n += qp.progress(this, out, n);
         return n + takeQueued(out, n);

@@ -189,6 +189,11 @@ final class ShmQueuePair implements QueuePair {
         return n;
     }
 
+    /** Receives the peer notified that are not completed yet, when {@code polling} is the receive CQ; else 0. */
+    long notifiedReceives(ShmCompletionQueue polling) {
+        return polling == recvCq ? recvQueue.notified() : 0;
+    }
+
     /** The watchdog found the peer gone: flush at once, without waiting on the peer. */
     void peerLost(String cause) {
         toError("qp " + qpn + ": " + cause, true);

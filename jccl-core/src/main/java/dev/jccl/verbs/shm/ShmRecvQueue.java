@@ -132,6 +132,11 @@ final class ShmRecvQueue {
         else out[i].set(wrId, status, op, byteLen, imm, withImm, qpn, detail);
     }
 
+    /** How many receives the peer has notified that are not completed yet (for the CQ's overrun check). */
+    synchronized long notified() {
+        return closed || flushed ? 0 : Math.max(0, file.notifyTail() - completed);
+    }
+
     /** The failure {@link #drain} found (the queue pair must go to ERR), cleared on read. */
     synchronized String takeFailure() {
         String f = failure;
