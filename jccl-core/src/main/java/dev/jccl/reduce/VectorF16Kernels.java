@@ -28,11 +28,17 @@ final class VectorF16Kernels {
     /** Elements per block: 16 KiB of float32, a multiple of every vector length. */
     private static final int BLOCK = 4096;
     private static final long BYTES = 2;
+    /**
+     * Each thread's block, made once: a float16 allreduce calls this for every received chunk, and a
+     * fresh 16 KiB array per chunk would be most of what the whole data path allocates. Per thread,
+     * so two threads reducing at once never share one.
+     */
+    private static final ThreadLocal<float[]> BLOCKS = ThreadLocal.withInitial(() -> new float[BLOCK]);
 
     static long apply(ReduceOp op, MemorySegment dst, long dOff, MemorySegment a, long aOff, MemorySegment b, long bOff, long count) {
         long end = HalfLanes.loopBound(count);
         if (end == 0) return 0;
-        float[] block = new float[(int) Math.min(BLOCK, end)];
+        float[] block = BLOCKS.get();
         for (long start = 0; start < end; start += BLOCK) {
             int n = (int) Math.min(BLOCK, end - start);
             switch (op) {
@@ -49,7 +55,7 @@ final class VectorF16Kernels {
     static long divideBy(MemorySegment seg, long count, int n) {
         long end = HalfLanes.loopBound(count);
         if (end == 0) return 0;
-        float[] block = new float[(int) Math.min(BLOCK, end)];
+        float[] block = BLOCKS.get();
         for (long start = 0; start < end; start += BLOCK) {
             int len = (int) Math.min(BLOCK, end - start);
             widenDivide(seg, n, start, len, block);

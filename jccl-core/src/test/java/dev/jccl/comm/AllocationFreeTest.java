@@ -26,11 +26,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * per call) and grow with the number of calls.
  *
  * <p>What a call may allocate, {@link #PER_CALL_BYTES}, is the records of the call itself, made on
- * the calling thread when it issues and awaits: the {@code Work} handle the caller holds (32 B), the
- * operation the engine queues (64 B) with its descriptor (56 B), flight-recorder entry (48 B), bound
- * buffers (40 B) and queue node (24 B), and the waiter's idle strategy (about 120 B). Measured: 376
- * B per call on either provider at 8 B and at 1 MiB alike, so nothing is allocated per chunk. None of
- * it depends on the message size, so both loops share one bound. {@link #SLACK_BYTES} covers work
+ * the calling thread when it issues: the {@code Work} handle the caller holds (32 B), and what lives
+ * on after the call returns, so cannot be reused without handing one record to two operations: the
+ * operation the engine queues (64 B) with its descriptor (56 B), its flight-recorder entry (48 B,
+ * kept for the last 32 operations) and its queue node (24 B). That is 224 B; where the JIT does not
+ * scalar-replace the waiter's idle strategy, the await adds up to about 120 B. Measured: 224-242 B
+ * per call on either provider, at 8 B and at 1 MiB (many chunks) alike, so nothing is allocated per
+ * chunk. None of it depends on the message size, so both loops share one bound. {@link #SLACK_BYTES} covers work
  * that is not per call (a look at the abort board every JCCL_TIMEOUT/20 while idle, reading the
  * counters); it is fixed, so it cannot hide a per-call cost over thousands of calls. The tcp
  * receiver threads are reported, not asserted: a contended lock makes the JDK queue its waiter.
