@@ -55,16 +55,22 @@ class AllocationFreeTest {
         }
     }
 
-    @ParameterizedTest(name = "{0}: {2} x {1} B")
-    @CsvSource({"shm, 8, 10000", "shm, 1048576, 1000", "tcp, 8, 10000", "tcp, 1048576, 1000"})
+    /**
+     * {@code chunk} is JCCL_CHUNKSIZE: the tuner's own choice sends 1 MiB between two ranks in two
+     * 512 KiB chunks, so the 64 KiB runs (16 chunks each way per call) are what would show an
+     * allocation per chunk well above the per-call bound.
+     */
+    @ParameterizedTest(name = "{0}: {2} x {1} B, chunk {3}")
+    @CsvSource({"shm, 8, 10000, auto", "shm, 1048576, 1000, auto", "shm, 1048576, 1000, 64K",
+                "tcp, 8, 10000, auto", "tcp, 1048576, 1000, auto", "tcp, 1048576, 1000, 64K"})
     @Timeout(300)
-    void steadyStateAllocatesOnlyTheCallsOwnRecords(String provider, long bytes, int calls) throws Exception {
+    void steadyStateAllocatesOnlyTheCallsOwnRecords(String provider, long bytes, int calls, String chunk) throws Exception {
         assertTrue(THREADS.isThreadAllocatedMemorySupported(), "this JVM cannot count allocated bytes per thread");
         THREADS.setThreadAllocatedMemoryEnabled(true);
         long count = bytes / Float.BYTES;
         // A fixed spin budget: the automatic one re-reads /proc/loadavg every 50 ms, which costs bytes
         // per unit of time, not per call, and would blur these figures (see SpinBudget).
-        List<Figures> figures = Ranks.run(2, Ranks.knobs("JCCL_TRANSPORT", provider, "JCCL_SPIN", "20us"), comm -> {
+        List<Figures> figures = Ranks.run(2, Ranks.knobs("JCCL_TRANSPORT", provider, "JCCL_SPIN", "20us", "JCCL_CHUNKSIZE", chunk), comm -> {
             Thread progress = ((CommunicatorImpl) comm).progressThread();
             try (Arena arena = Arena.ofShared()) {
                 MemorySegment in = arena.allocate(bytes, 64);
@@ -89,7 +95,7 @@ class AllocationFreeTest {
         List<String> over = new ArrayList<>();
         long bound = PER_CALL_BYTES * calls + SLACK_BYTES;
         for (Figures f : figures) {
-            System.out.println(f.line(provider, bytes));
+            System.out.println(f.line(provider + " chunk " + chunk, bytes));
             if (f.callerBytes() > bound) over.add("rank " + f.rank() + " calling thread allocated " + f.callerBytes() + " B");
             if (f.progressBytes() > bound) over.add("rank " + f.rank() + " progress thread allocated " + f.progressBytes() + " B");
         }
