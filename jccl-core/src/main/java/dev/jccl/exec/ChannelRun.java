@@ -6,6 +6,7 @@ import dev.jccl.algo.BufferId;
 import dev.jccl.verbs.MemoryRegion;
 
 import java.lang.foreign.MemorySegment;
+import java.util.Arrays;
 
 import static dev.jccl.exec.ChannelProgram.COPY;
 import static dev.jccl.exec.ChannelProgram.SEND;
@@ -53,8 +54,8 @@ final class ChannelRun implements Link.SendListener {
     void reset(ReduceOp reduceWith, int fingerprint) {
         this.reduceWith = reduceWith;
         this.fingerprint = fingerprint;
-        java.util.Arrays.fill(posted, 0);
-        java.util.Arrays.fill(done, 0);
+        Arrays.fill(posted, 0);
+        Arrays.fill(done, 0);
         firstOpen = 0;
         for (int k = 0; k < p.ops; k++) {
             // An in-place call can make a copy's source and target the same memory: nothing to move.

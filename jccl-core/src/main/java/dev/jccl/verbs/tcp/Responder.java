@@ -117,7 +117,8 @@ final class Responder {
     /**
      * Where this chunk's payload goes (from {@code at.offset}); DISCARD when the message is refused,
      * STALL while its receive is missing. A write lands in the target region's own segment, located
-     * by offset, so no view is made per frame.
+     * by offset, so no view is made per frame; the bounds still hold, since FrameCodec#validate put
+     * the chunk inside its message and checkRemote the message inside the region.
      */
     private MemorySegment resolveTarget(FrameCodec h, InboundMessage m, long firstTriedNs, InboundStream.Landing at)
             throws MalformedFrameException {
