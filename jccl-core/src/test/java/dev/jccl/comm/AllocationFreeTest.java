@@ -1,5 +1,6 @@
 package dev.jccl.comm;
 
+import dev.jccl.Communicator;
 import dev.jccl.DataType;
 import dev.jccl.ReduceOp;
 import org.junit.jupiter.api.Timeout;
@@ -21,21 +22,22 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * The steady state allocates nothing per chunk: after a warm-up (JIT, plan cache, links, the
  * registration cache), a loop of float32 sum allreduces over two ranks is measured with the JVM's
  * per-thread allocation counter on each rank's calling thread (which drives progress while it
- * awaits) and on its communicator's progress thread. The count is exact, not a timing: a chunk
- * path that allocated even one object per chunk would show 1,000s of bytes at 1 MiB (many chunks
- * per call) and grow with the number of calls.
+ * awaits) and on its communicator's progress thread. The count is exact, not a timing. Two checks:
+ * every thread stays within {@link #PER_CALL_BYTES} per call, and the calling thread allocates no
+ * more per call at the measured size than over as many 8 B calls (one chunk), within
+ * {@link #SIZE_SLACK_PER_CALL}; at 64 KiB chunks (16 each way per 1 MiB call) one object per chunk
+ * breaks both.
  *
- * <p>What a call may allocate, {@link #PER_CALL_BYTES}, is the records of the call itself, made on
- * the calling thread when it issues: the {@code Work} handle the caller holds (32 B), and what lives
- * on after the call returns, so cannot be reused without handing one record to two operations: the
- * operation the engine queues (64 B) with its descriptor (56 B), its flight-recorder entry (48 B,
- * kept for the last 32 operations) and its queue node (24 B). That is 224 B; where the JIT does not
- * scalar-replace the waiter's idle strategy, the await adds up to about 120 B. Measured: 224-242 B
- * per call on either provider, at 8 B and at 1 MiB (many chunks) alike, so nothing is allocated per
- * chunk. None of it depends on the message size, so both loops share one bound. {@link #SLACK_BYTES} covers work
- * that is not per call (a look at the abort board every JCCL_TIMEOUT/20 while idle, reading the
- * counters); it is fixed, so it cannot hide a per-call cost over thousands of calls. The tcp
- * receiver threads are reported, not asserted: a contended lock makes the JDK queue its waiter.
+ * <p>What a call may allocate is the records of the call itself, made on the calling thread when it
+ * issues: the {@code Work} handle the caller holds (32 B), and what lives on after the call returns,
+ * so cannot be reused without handing one record to two operations: the operation the engine queues
+ * (64 B) with its descriptor (56 B), its flight-recorder entry (48 B, kept for the last 32
+ * operations) and its queue node (24 B). That is 224 B; where the JIT does not scalar-replace the
+ * waiter's idle strategy, the await adds up to about 120 B. Measured: 224-256 B per call on either
+ * provider, at 8 B and at 1 MiB alike. {@link #SLACK_BYTES} covers work that is not per call (a look
+ * at the abort board every JCCL_TIMEOUT/20 while idle, reading the counters); it is fixed, so it
+ * cannot hide a per-call cost over thousands of calls. The tcp receiver threads are reported, not
+ * asserted: a contended lock makes the JDK queue its waiter.
  */
 class AllocationFreeTest {
     /** Bytes one issue-and-await may allocate on a thread; see the class comment. */
@@ -43,15 +45,23 @@ class AllocationFreeTest {
     /** Fixed allowance per loop, independent of the number of calls. */
     static final long SLACK_BYTES = 64 * 1024;
     private static final int WARM_UP_CALLS = 10_000;
+    /**
+     * How much more a call of the measured size may allocate than an 8 B call (one chunk), per call:
+     * the records are the same, so only a JIT that scalar-replaces a little less in one loop (a 16 B
+     * lambda) may differ. One 16 B object per chunk would add 256 B at 64 KiB chunks.
+     */
+    static final long SIZE_SLACK_PER_CALL = 48;
 
     private static final com.sun.management.ThreadMXBean THREADS =
             (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
 
-    record Figures(int rank, long callerBytes, long progressBytes, long receiverBytes, int calls) {
+    /** Bytes on each thread over the measured loop, and on the calling thread over as many 8 B calls. */
+    record Figures(int rank, long callerBytes, long progressBytes, long receiverBytes, long callerBytesAt8, int calls) {
         String line(String provider, long bytes) {
-            return String.format(Locale.ROOT, "allocation %s %d B x %d, rank %d: caller %.1f B/call, progress %.1f B/call,"
-                    + " tcp receivers %.1f B/call", provider, bytes, calls, rank, callerBytes / (double) calls,
-                    progressBytes / (double) calls, receiverBytes / (double) calls);
+            return String.format(Locale.ROOT, "allocation %s %d B x %d, rank %d: caller %.1f B/call (at 8 B %.1f),"
+                    + " progress %.1f B/call, tcp receivers %.1f B/call", provider, bytes, calls, rank,
+                    callerBytes / (double) calls, callerBytesAt8 / (double) calls, progressBytes / (double) calls,
+                    receiverBytes / (double) calls);
         }
     }
 
@@ -75,11 +85,17 @@ class AllocationFreeTest {
             try (Arena arena = Arena.ofShared()) {
                 MemorySegment in = arena.allocate(bytes, 64);
                 MemorySegment out = arena.allocate(bytes, 64);
+                MemorySegment in8 = arena.allocate(8, 64);
+                MemorySegment out8 = arena.allocate(8, 64);
                 for (long i = 0; i < count; i++) in.setAtIndex(ValueLayout.JAVA_FLOAT, i, comm.rank() + 1);
                 // Warm-up: the issue path needs thousands of calls before the JIT compiles it fully,
                 // whatever the size; then the plan, links and registrations of the measured size.
-                loop(comm, in, out, 2, WARM_UP_CALLS);
+                loop(comm, in8, out8, 2, WARM_UP_CALLS);
                 loop(comm, in, out, count, calls);
+                comm.barrier().await();
+                long at8Start = THREADS.getCurrentThreadAllocatedBytes();
+                loop(comm, in8, out8, 2, calls);
+                long at8 = THREADS.getCurrentThreadAllocatedBytes() - at8Start;
                 comm.barrier().await();
                 long receivers0 = receiverBytes(); // outside the caller's window: listing threads allocates
                 long caller0 = THREADS.getCurrentThreadAllocatedBytes();
@@ -89,7 +105,7 @@ class AllocationFreeTest {
                 long caller1 = THREADS.getCurrentThreadAllocatedBytes();
                 long receivers1 = receiverBytes();
                 assertEquals(3f, out.getAtIndex(ValueLayout.JAVA_FLOAT, count - 1), "the sum of ranks 1 and 2");
-                return new Figures(comm.rank(), caller1 - caller0, progress1 - progress0, receivers1 - receivers0, calls);
+                return new Figures(comm.rank(), caller1 - caller0, progress1 - progress0, receivers1 - receivers0, at8, calls);
             }
         });
         List<String> over = new ArrayList<>();
@@ -98,12 +114,16 @@ class AllocationFreeTest {
             System.out.println(f.line(provider + " chunk " + chunk, bytes));
             if (f.callerBytes() > bound) over.add("rank " + f.rank() + " calling thread allocated " + f.callerBytes() + " B");
             if (f.progressBytes() > bound) over.add("rank " + f.rank() + " progress thread allocated " + f.progressBytes() + " B");
+            if (f.callerBytes() - f.callerBytesAt8() > SIZE_SLACK_PER_CALL * calls + SLACK_BYTES) {
+                over.add("rank " + f.rank() + " calling thread allocated " + f.callerBytes() + " B, but " + f.callerBytesAt8()
+                        + " B over as many 8 B calls: the difference grows with the chunks");
+            }
         }
         assertEquals(List.of(), over, "over " + calls + " calls of " + bytes + " B the bound is " + bound + " B per thread");
     }
 
     /** Issues and awaits {@code calls} allreduces; allocates nothing of its own. */
-    private static void loop(dev.jccl.Communicator comm, MemorySegment in, MemorySegment out, long count, int calls) {
+    private static void loop(Communicator comm, MemorySegment in, MemorySegment out, long count, int calls) {
         for (int i = 0; i < calls; i++) comm.allReduce(in, out, count, DataType.FLOAT32, ReduceOp.SUM).await();
     }
 
