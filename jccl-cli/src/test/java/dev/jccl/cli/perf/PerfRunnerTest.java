@@ -1,6 +1,6 @@
 package dev.jccl.cli.perf;
 
-import dev.jccl.cli.itest.ProviderUnderTest;
+import dev.jccl.testkit.ProviderUnderTest;
 import dev.jccl.config.Config;
 import dev.jccl.config.Knobs;
 import org.junit.jupiter.api.Timeout;
