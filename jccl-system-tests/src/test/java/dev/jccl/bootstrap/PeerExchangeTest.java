@@ -3,6 +3,7 @@ package dev.jccl.bootstrap;
 import dev.jccl.testkit.RankRunner;
 import dev.jccl.verbs.ConnectInfo;
 import dev.jccl.verbs.RemoteBuffer;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -13,6 +14,7 @@ import static dev.jccl.bootstrap.MemoryStoreTest.b;
 import static org.junit.jupiter.api.Assertions.*;
 
 @Timeout(30)
+@Tag("unit")
 class PeerExchangeTest {
     private static final long SECOND = TimeUnit.SECONDS.toNanos(1);
 

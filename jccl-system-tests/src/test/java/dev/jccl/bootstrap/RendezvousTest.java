@@ -1,8 +1,9 @@
 package dev.jccl.bootstrap;
 
-import dev.jccl.testkit.RankRunner;
 import dev.jccl.bootstrap.LaunchEnvironment.Launcher;
 import dev.jccl.config.Config;
+import dev.jccl.testkit.RankRunner;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -18,6 +19,7 @@ import static dev.jccl.bootstrap.MemoryStoreTest.b;
 import static org.junit.jupiter.api.Assertions.*;
 
 @Timeout(30)
+@Tag("unit")
 class RendezvousTest {
     private static final Config CONFIG = Config.of(Map.of("JCCL_AUTH_TOKEN", "tok", "JCCL_TIMEOUT", "10s"));
 

@@ -1,6 +1,7 @@
 package dev.jccl.bootstrap;
 
 import dev.jccl.testkit.RankRunner;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -10,6 +11,7 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
 import static org.junit.jupiter.api.Assertions.*;
 
 @Timeout(30)
+@Tag("unit")
 class StoreBarrierTest {
     private static final long SECOND = TimeUnit.SECONDS.toNanos(1);
 

@@ -1,8 +1,9 @@
 package dev.jccl.comm;
 
-import dev.jccl.testkit.CommRanks;
 import dev.jccl.DataType;
 import dev.jccl.ReduceOp;
+import dev.jccl.testkit.CommRanks;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -15,6 +16,7 @@ import java.util.List;
  * times. Exact data checks every collective; random floats check that every rank holds the same
  * bits and that they are within the bound of any order of additions.
  */
+@Tag("multiprocess")
 class AlgorithmsTest {
     @ParameterizedTest(name = "{0} over {1} x {2} ranks, {3} channels, chunk {4}, FIFO {5}")
     @CsvSource({

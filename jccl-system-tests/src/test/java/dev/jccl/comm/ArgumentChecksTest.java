@@ -1,9 +1,10 @@
 package dev.jccl.comm;
 
-import dev.jccl.testkit.CommRanks;
 import dev.jccl.Communicator;
 import dev.jccl.DataType;
 import dev.jccl.ReduceOp;
+import dev.jccl.testkit.CommRanks;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.function.Executable;
@@ -20,6 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
  * Bad arguments are refused at the call, naming the values, and nothing is issued: the valid call
  * after a dozen refused ones is sequence number 1 and completes with its peer.
  */
+@Tag("multiprocess")
 class ArgumentChecksTest {
     private static void refused(List<String> out, String mustContain, Executable call) {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, call);

@@ -1,8 +1,9 @@
 package dev.jccl.comm;
 
-import dev.jccl.testkit.CommRanks;
 import dev.jccl.Communicator;
 import dev.jccl.ReduceOp;
+import dev.jccl.testkit.CommRanks;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -13,6 +14,7 @@ import java.util.List;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /** The Java-array overloads of every collective, for float[], double[], int[] and long[], staged through native memory. */
+@Tag("multiprocess")
 class ArraysTest {
     @Test
     @Timeout(60)

@@ -1,9 +1,10 @@
 package dev.jccl.comm;
 
-import dev.jccl.testkit.CommRanks;
 import dev.jccl.DataType;
 import dev.jccl.ReduceOp;
 import dev.jccl.Work;
+import dev.jccl.testkit.CommRanks;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -21,6 +22,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * last one is done, every earlier one is, and operations on the same buffer see each other's
  * results in order (three in-place sums multiply the input by n^3).
  */
+@Tag("multiprocess")
 class AsyncOrderTest {
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"shm", "tcp"})

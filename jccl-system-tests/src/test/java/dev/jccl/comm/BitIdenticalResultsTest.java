@@ -1,8 +1,9 @@
 package dev.jccl.comm;
 
-import dev.jccl.testkit.CommRanks;
 import dev.jccl.DataType;
 import dev.jccl.ReduceOp;
+import dev.jccl.testkit.CommRanks;
+import org.junit.jupiter.api.Tag;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -28,6 +29,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * with today's kernels this cannot tell the operand order apart; the simulated
  * {@code dev.jccl.algo.OperandOrderTest}, with a reduction that does not commute, does.
  */
+@Tag("multiprocess")
 class BitIdenticalResultsTest {
     private static final long[] COUNTS = {0, 1, 7, 97, 1009};
 

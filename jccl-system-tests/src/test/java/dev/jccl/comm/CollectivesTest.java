@@ -1,8 +1,9 @@
 package dev.jccl.comm;
 
-import dev.jccl.testkit.CommRanks;
 import dev.jccl.DataType;
 import dev.jccl.ReduceOp;
+import dev.jccl.testkit.CommRanks;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -18,6 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * n² times as much), over both providers and world sizes 1 to 8, with the tuner's own choices. Results must equal the reference on every rank, and results every rank holds must be
  * identical across ranks.
  */
+@Tag("multiprocess")
 class CollectivesTest {
 
     @ParameterizedTest(name = "{0} x {1} ranks")

@@ -1,10 +1,11 @@
 package dev.jccl.comm;
 
-import dev.jccl.testkit.CommRanks;
 import dev.jccl.ReduceOp;
 import dev.jccl.config.Config;
+import dev.jccl.testkit.CommRanks;
 import dev.jccl.trace.Log;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -18,6 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * With JCCL_DEBUG=INFO the log says what really happens: which provider each link uses, which
  * algorithm the tuner chose and why, and that arrays cost two staging copies.
  */
+@Tag("multiprocess")
 class DebugLogTest {
     @AfterEach
     void quietAgain() {

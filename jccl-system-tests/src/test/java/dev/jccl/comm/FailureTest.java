@@ -1,11 +1,12 @@
 package dev.jccl.comm;
 
-import dev.jccl.testkit.CommRanks;
 import dev.jccl.CommAbortedException;
 import dev.jccl.CommTimeoutException;
 import dev.jccl.DataType;
 import dev.jccl.JcclException;
 import dev.jccl.ReduceOp;
+import dev.jccl.testkit.CommRanks;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -18,6 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** A rank that never calls, and a rank that aborts: the others fail in bounded time, saying who and where. */
+@Tag("multiprocess")
 class FailureTest {
     @Test
     @Timeout(60)

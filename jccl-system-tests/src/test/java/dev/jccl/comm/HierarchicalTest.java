@@ -1,8 +1,9 @@
 package dev.jccl.comm;
 
-import dev.jccl.testkit.CommRanks;
 import dev.jccl.DataType;
 import dev.jccl.ReduceOp;
+import dev.jccl.testkit.CommRanks;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -15,6 +16,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * size), links within a host use shared memory and links across use tcp, and the hierarchical
  * allreduce (reduce-scatter in the host, allreduce across, allgather in the host) is correct.
  */
+@Tag("multiprocess")
 class HierarchicalTest {
     record Seen(int localRank, int localSize, String sameHost, String otherHost, Verify verify) {}
 

@@ -1,8 +1,9 @@
 package dev.jccl.comm;
 
-import dev.jccl.testkit.CommRanks;
 import dev.jccl.DataType;
 import dev.jccl.ReduceOp;
+import dev.jccl.testkit.CommRanks;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
@@ -16,6 +17,7 @@ import java.util.List;
  * 16 MiB always; 256 MiB only with {@code -Djccl.large=true}, since it needs a few seconds and a
  * gigabyte of memory per rank.
  */
+@Tag("multiprocess")
 class LargeTest {
     @ParameterizedTest(name = "{0} x {1} ranks")
     @CsvSource({"shm, 2", "shm, 4", "tcp, 2"})

@@ -1,10 +1,11 @@
 package dev.jccl.comm;
 
-import dev.jccl.testkit.CommRanks;
 import dev.jccl.CollectiveMismatchException;
 import dev.jccl.DataType;
 import dev.jccl.JcclException;
 import dev.jccl.ReduceOp;
+import dev.jccl.testkit.CommRanks;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -23,6 +24,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * value, so the messages name rank 2's value and the others' value without insisting on which
  * ranks reported the latter.)
  */
+@Tag("multiprocess")
 class MismatchTest {
     private static final Map<String, String> KNOBS = CommRanks.knobs("JCCL_TIMEOUT", "5s", "JCCL_ALGO", "ring");
     private static final long COUNT = 1000;

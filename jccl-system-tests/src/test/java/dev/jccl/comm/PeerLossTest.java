@@ -11,6 +11,7 @@ import dev.jccl.testkit.PrivateShmDir;
 import dev.jccl.testkit.jvm.ChildJvm;
 import dev.jccl.testkit.jvm.JavaCommand;
 import dev.jccl.testkit.jvm.JvmJob;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -35,6 +36,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * mid-transfer; "cold": the allReduce needs new links to the dead rank, and the survivors learn of
  * its death from the links they have while they wait for it to connect.
  */
+@Tag("multiprocess")
 class PeerLossTest {
     @ParameterizedTest(name = "{0} {1}")
     @CsvSource({"shm, warm", "tcp, cold"})

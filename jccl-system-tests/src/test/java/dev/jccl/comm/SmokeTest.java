@@ -1,11 +1,12 @@
 package dev.jccl.comm;
 
-import dev.jccl.testkit.CommRanks;
 import dev.jccl.Communicator;
 import dev.jccl.DataType;
 import dev.jccl.Jccl;
 import dev.jccl.ReduceOp;
 import dev.jccl.Work;
+import dev.jccl.testkit.CommRanks;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -20,6 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+@Tag("multiprocess")
 class SmokeTest {
     @Test
     @Timeout(60)

@@ -1,11 +1,12 @@
 package dev.jccl.comm;
 
-import dev.jccl.testkit.CommRanks;
 import dev.jccl.Communicator;
 import dev.jccl.DataType;
 import dev.jccl.ReduceOp;
+import dev.jccl.testkit.CommRanks;
 import dev.jccl.trace.MiniJson;
 import dev.jccl.trace.Timeline;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -27,6 +28,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** JCCL_TRACE outside the demo: each communicator writes its rank's Chrome trace when it is closed. */
+@Tag("multiprocess")
 class TraceOnCloseTest {
     private static final int RANKS = 3;
     private static final int INTS = 1 << 16;

@@ -1,8 +1,9 @@
 package dev.jccl.comm;
 
-import dev.jccl.testkit.CommRanks;
 import dev.jccl.DataType;
 import dev.jccl.ReduceOp;
+import dev.jccl.testkit.CommRanks;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -14,6 +15,7 @@ import java.util.List;
  * element), through the reducing collectives, and every type through the moving ones, at small
  * counts, on three ranks.
  */
+@Tag("multiprocess")
 class TypesAndOpsTest {
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"shm", "tcp"})

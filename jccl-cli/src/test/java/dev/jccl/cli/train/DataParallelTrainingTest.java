@@ -1,11 +1,12 @@
 package dev.jccl.cli.train;
 
-import dev.jccl.testkit.CommRanks;
 import dev.jccl.DataType;
 import dev.jccl.ddp.CommunicatorCollectives;
 import dev.jccl.ddp.Sharding;
+import dev.jccl.testkit.CommRanks;
 import dev.jccl.trace.Timeline;
 import dev.jccl.trace.TraceEvent;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -28,6 +29,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * parameters stay within 2e-5 of each other.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
+@Tag("multiprocess")
 class DataParallelTrainingTest {
     static final ModelSpec SMALL = new ModelSpec(new int[] {16, 64, 48, 4}, 5L, 0.05f, 0.9f);
     static final float FP32_TOLERANCE = 2e-5f;

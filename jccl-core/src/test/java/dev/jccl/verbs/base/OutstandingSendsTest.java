@@ -3,12 +3,14 @@ package dev.jccl.verbs.base;
 import dev.jccl.verbs.Opcode;
 import dev.jccl.verbs.WcStatus;
 import dev.jccl.verbs.WorkCompletion;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
+@Tag("unit")
 class OutstandingSendsTest {
     @Test
     void depthIsBackPressureAndAcksFreeSlotsInOrder() {

@@ -3,6 +3,7 @@ package dev.jccl.cli.itest;
 import dev.jccl.config.Config;
 import dev.jccl.verbs.Providers;
 import dev.jccl.verbs.VerbsProvider;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -14,6 +15,7 @@ import java.util.Map;
 import static org.junit.jupiter.api.Assertions.*;
 
 /** {@code jccl launch} starting {@code jccl devinfo -v} ranks, and devinfo refusing a malformed knob. */
+@Tag("multiprocess")
 class CliSmokeTest {
     private static final String SECRET = "smoke-test-secret-4b1d";
 

@@ -1,6 +1,7 @@
 package dev.jccl.cli.itest;
 
 import dev.jccl.testkit.ProviderUnderTest;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -16,6 +17,7 @@ import java.util.stream.Stream;
 import static org.junit.jupiter.api.Assertions.*;
 
 /** {@code jccl perf <collective>} as a user runs it: it launches its ranks, checks results and prints nccl-tests' table. */
+@Tag("slow")
 class CollPerfEndToEndTest {
     /** size count type redop root | time algbw busbw #wrong | time algbw busbw #wrong */
     private static final Pattern ROW = Pattern.compile(

@@ -1,6 +1,7 @@
 package dev.jccl.cli.itest;
 
 import dev.jccl.testkit.ProviderUnderTest;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -22,6 +23,7 @@ import static org.junit.jupiter.api.Assertions.*;
  * {@code jccl demo ring} as a user runs it: a CLI JVM that launches its own rank JVMs. With JCCL_DEBUG=INFO
  * and JCCL_DEBUG_FILE=.../rank%r.log each rank logs into its own file which data path it really used.
  */
+@Tag("slow")
 class DemoEndToEndTest {
     @TempDir
     Path logs;

@@ -7,6 +7,7 @@ import dev.jccl.cli.launch.Launcher;
 import dev.jccl.testkit.ProviderUnderTest;
 import dev.jccl.testkit.jvm.JavaCommand;
 import dev.jccl.util.AuthHandshake;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -34,6 +35,7 @@ import static org.junit.jupiter.api.Assertions.*;
  * grace period would not give the survivors time to report. The test therefore drives the
  * {@link LaunchedJob} itself: it calls {@link LaunchedJob#await()} only after the survivors exited.
  */
+@Tag("multiprocess")
 class PeerDeathTest {
     private static final long SECOND_NS = TimeUnit.SECONDS.toNanos(1);
     private static final Pattern FLUSH_REPORT = Pattern.compile(

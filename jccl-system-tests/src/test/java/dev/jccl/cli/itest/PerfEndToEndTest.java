@@ -1,7 +1,8 @@
 package dev.jccl.cli.itest;
 
-import dev.jccl.testkit.ProviderUnderTest;
 import dev.jccl.cli.perf.PerfTable;
+import dev.jccl.testkit.ProviderUnderTest;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -14,6 +15,7 @@ import java.util.stream.Stream;
 import static org.junit.jupiter.api.Assertions.*;
 
 /** {@code jccl perf write_lat} as a user runs it: the CLI launches its two ranks and rank 0 prints the table. */
+@Tag("multiprocess")
 class PerfEndToEndTest {
     static Stream<String> providers() {
         return ProviderUnderTest.names();

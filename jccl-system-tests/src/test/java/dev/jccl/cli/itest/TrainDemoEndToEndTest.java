@@ -1,6 +1,7 @@
 package dev.jccl.cli.itest;
 
 import dev.jccl.testkit.ProviderUnderTest;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -21,6 +22,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * {@code jccl demo} as a user runs it: the CLI launches four rank JVMs that train with data
  * parallelism over shared memory; rank 0 prints the summary and writes the trace and the report.
  */
+@Tag("slow")
 class TrainDemoEndToEndTest {
     @TempDir
     Path dir;

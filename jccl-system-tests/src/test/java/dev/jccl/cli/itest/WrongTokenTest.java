@@ -4,6 +4,7 @@ import dev.jccl.cli.launch.LaunchResult;
 import dev.jccl.cli.launch.Launcher;
 import dev.jccl.testkit.ProviderUnderTest;
 import dev.jccl.testkit.jvm.JavaCommand;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -20,6 +21,7 @@ import static org.junit.jupiter.api.Assertions.*;
  * cannot connect (a clear VerbsException naming the peer), stays in INIT, and the listener of the
  * other rank logs the refusal with the caller's address.
  */
+@Tag("multiprocess")
 class WrongTokenTest {
     @Test
     @Timeout(40)

@@ -2,6 +2,7 @@ package dev.jccl.cli.launch;
 
 import dev.jccl.cli.Main;
 import dev.jccl.testkit.jvm.JavaCommand;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import picocli.CommandLine;
@@ -16,6 +17,7 @@ import java.util.concurrent.TimeUnit;
 import static org.junit.jupiter.api.Assertions.*;
 
 /** Starts real rank JVMs through the launcher. */
+@Tag("multiprocess")
 class LauncherTest {
     private static final long SECOND = TimeUnit.SECONDS.toNanos(1);
 

@@ -7,6 +7,7 @@ import dev.jccl.verbs.RecvWr;
 import dev.jccl.verbs.SendWr;
 import dev.jccl.verbs.Sge;
 import dev.jccl.verbs.WorkCompletion;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -25,6 +26,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * order and must find the payload in place when the completion arrives (release/acquire on the
  * notification ring).
  */
+@Tag("unit")
 class ShmConcurrencyTest {
     private static final int MESSAGES = 20_000;
     private static final int SLOTS = 16;

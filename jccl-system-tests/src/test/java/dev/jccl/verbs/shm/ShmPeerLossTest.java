@@ -19,6 +19,7 @@ import dev.jccl.verbs.Sge;
 import dev.jccl.verbs.WcOpcode;
 import dev.jccl.verbs.WcStatus;
 import dev.jccl.verbs.WorkCompletion;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -32,6 +33,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** A peer that goes away, by closing its context or by being killed, flushes our outstanding work. */
+@Tag("multiprocess")
 class ShmPeerLossTest {
     private static final long FIVE_SECONDS_NS = 5_000_000_000L;
     /** The child JVM's start-up on a loaded machine included. */

@@ -1,14 +1,15 @@
 package dev.jccl.verbs.shm;
 
+import dev.jccl.config.Config;
 import dev.jccl.testkit.PairBed;
 import dev.jccl.testkit.PrivateShmDir;
-import dev.jccl.config.Config;
 import dev.jccl.verbs.Device;
 import dev.jccl.verbs.DeviceContext;
 import dev.jccl.verbs.PortState;
 import dev.jccl.verbs.Providers;
 import dev.jccl.verbs.VerbsException;
 import dev.jccl.verbs.VerbsProvider;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -26,6 +27,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Discovery, the device listing, unavailability, and the files a context makes and removes. */
 @Timeout(30)
+@Tag("unit")
 class ShmProviderTest {
 
     @Test

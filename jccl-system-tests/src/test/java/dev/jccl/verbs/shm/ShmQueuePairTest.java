@@ -11,6 +11,7 @@ import dev.jccl.verbs.Sge;
 import dev.jccl.verbs.VerbsException;
 import dev.jccl.verbs.WcStatus;
 import dev.jccl.verbs.WorkCompletion;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -27,6 +28,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** State machine, queue depths, RNR and contract breaches. */
 @Timeout(30)
+@Tag("unit")
 class ShmQueuePairTest {
 
     @Test

@@ -8,6 +8,7 @@ import dev.jccl.verbs.RecvWr;
 import dev.jccl.verbs.SendWr;
 import dev.jccl.verbs.Sge;
 import dev.jccl.verbs.WorkCompletion;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -22,6 +23,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * own region: running the waiting request first must not leave the later one reading the earlier
  * one's memory.
  */
+@Tag("unit")
 class ShmQueuedSendTest {
     @Test
     @Timeout(30)

@@ -7,6 +7,7 @@ import dev.jccl.verbs.SendWr;
 import dev.jccl.verbs.VerbsException;
 import dev.jccl.verbs.WcStatus;
 import dev.jccl.verbs.WorkCompletion;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -25,6 +26,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Shared allocation, the registration cache, and the refusal of remote rights on private memory. */
 @Timeout(30)
+@Tag("unit")
 class ShmRegistrationTest {
 
     @Test

@@ -11,6 +11,7 @@ import dev.jccl.verbs.WcStatus;
 import dev.jccl.verbs.WorkCompletion;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -26,6 +27,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Requests the peer must refuse: REM_ACCESS_ERR (or LOC_LEN_ERR) with the target memory untouched. */
 @Timeout(30)
+@Tag("unit")
 class ShmRemoteAccessTest {
     private PairBed bed;
     private MemoryRegion src;

@@ -12,6 +12,7 @@ import dev.jccl.verbs.WcStatus;
 import dev.jccl.verbs.WorkCompletion;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -31,6 +32,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Every opcode between two contexts, at sizes 0, 1, a prime and 64 MiB, checked byte for byte. */
 @Timeout(60)
+@Tag("unit")
 class ShmTransferTest {
     private static final long SEED = 0x5EED;
     private static final int GUARD = 64; // bytes past the target that must stay zero

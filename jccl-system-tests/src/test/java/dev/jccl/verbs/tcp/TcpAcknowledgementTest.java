@@ -7,6 +7,7 @@ import dev.jccl.verbs.Sge;
 import dev.jccl.verbs.WcOpcode;
 import dev.jccl.verbs.WcStatus;
 import dev.jccl.verbs.WorkCompletion;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -18,6 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * the sender when no answer comes; and consumers and receiver threads share the sockets safely.
  */
 @Timeout(60)
+@Tag("unit")
 class TcpAcknowledgementTest {
     @Test
     void aSendCompletesWhenItsReceiverPollsOnceAndNeverAnswers() {

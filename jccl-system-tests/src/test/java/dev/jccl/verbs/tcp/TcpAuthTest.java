@@ -7,6 +7,7 @@ import dev.jccl.util.Deadline;
 import dev.jccl.verbs.QpState;
 import dev.jccl.verbs.VerbsException;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -23,6 +24,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** A connection that cannot prove the job token is refused, and the listener says who tried. */
 @Timeout(30)
+@Tag("unit")
 class TcpAuthTest {
     @TempDir
     Path dir;

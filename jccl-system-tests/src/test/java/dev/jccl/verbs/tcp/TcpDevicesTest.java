@@ -7,6 +7,7 @@ import dev.jccl.verbs.PortState;
 import dev.jccl.verbs.Providers;
 import dev.jccl.verbs.VerbsProvider;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -24,6 +25,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Devices are the up IPv4 interfaces; the context listens only on the chosen one and says so. */
 @Timeout(30)
+@Tag("unit")
 class TcpDevicesTest {
     @TempDir
     Path dir;

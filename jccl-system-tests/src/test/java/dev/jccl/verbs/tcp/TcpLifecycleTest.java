@@ -8,6 +8,7 @@ import dev.jccl.verbs.RecvWr;
 import dev.jccl.verbs.SendWr;
 import dev.jccl.verbs.WcStatus;
 import dev.jccl.verbs.WorkCompletion;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -19,6 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Closing frees every thread and socket; traffic keeps flowing both ways at once. */
 @Timeout(30)
+@Tag("unit")
 class TcpLifecycleTest {
     @Test
     void closeLeavesNoThreadBehind() {

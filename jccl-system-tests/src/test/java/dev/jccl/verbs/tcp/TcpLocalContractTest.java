@@ -11,6 +11,7 @@ import dev.jccl.verbs.Sge;
 import dev.jccl.verbs.VerbsException;
 import dev.jccl.verbs.WcStatus;
 import dev.jccl.verbs.WorkCompletion;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -25,6 +26,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Back-pressure is a value, contract breaches are exceptions that change nothing. */
 @Timeout(30)
+@Tag("unit")
 class TcpLocalContractTest {
     @Test
     void fullSendQueueReturnsFalseUntilCompletionsFreeIt() {

@@ -7,6 +7,7 @@ import dev.jccl.verbs.QpState;
 import dev.jccl.verbs.RecvWr;
 import dev.jccl.verbs.WcStatus;
 import dev.jccl.verbs.WorkCompletion;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -29,6 +30,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * A peer that holds the token but sends garbage after the handshake: the queue pair goes to ERR,
  * its receives are flushed, and not one byte of the garbage reaches registered memory.
  */
+@Tag("unit")
 class TcpMalformedFrameTest {
     private static final int FAKE_QPN = 99;
     private static final int FAKE_PSN = 1234;

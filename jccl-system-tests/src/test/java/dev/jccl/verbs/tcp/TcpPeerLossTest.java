@@ -8,6 +8,7 @@ import dev.jccl.verbs.QpState;
 import dev.jccl.verbs.RecvWr;
 import dev.jccl.verbs.WcStatus;
 import dev.jccl.verbs.WorkCompletion;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -18,6 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** A peer that goes away is noticed through the socket at once, and everything outstanding is flushed. */
+@Tag("multiprocess")
 class TcpPeerLossTest {
     /** The child JVM's start-up on a loaded machine included. */
     private static final long CHILD_LINE_NS = TimeUnit.SECONDS.toNanos(30);

@@ -8,6 +8,7 @@ import dev.jccl.verbs.SendWr;
 import dev.jccl.verbs.WcOpcode;
 import dev.jccl.verbs.WcStatus;
 import dev.jccl.verbs.WorkCompletion;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -22,6 +23,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The peer refuses: bad keys, bounds and rights, no receive, a receive too small. Memory stays untouched. */
 @Timeout(30)
+@Tag("unit")
 class TcpRemoteErrorTest {
     private static final int MIB = 1 << 20;
 

@@ -8,6 +8,7 @@ import dev.jccl.verbs.Sge;
 import dev.jccl.verbs.WcOpcode;
 import dev.jccl.verbs.WcStatus;
 import dev.jccl.verbs.WorkCompletion;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -21,6 +22,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Every opcode moves every size byte for byte, over one socket and striped over four. */
+@Tag("unit")
 class TcpTransferTest {
     static List<Arguments> cases() {
         List<Arguments> out = new ArrayList<>();
