@@ -1,9 +1,9 @@
 package dev.jccl.cli.itest;
 
-import dev.jccl.testkit.StoreMesh;
 import dev.jccl.bootstrap.Rendezvous;
 import dev.jccl.config.Config;
 import dev.jccl.config.Knobs;
+import dev.jccl.testkit.StoreMesh;
 import dev.jccl.trace.Log;
 import dev.jccl.verbs.Access;
 import dev.jccl.verbs.MemoryRegion;

@@ -1,7 +1,7 @@
 package dev.jccl.verbs.shm;
 
-import dev.jccl.testkit.PairBed;
 import dev.jccl.config.Config;
+import dev.jccl.testkit.PairBed;
 import dev.jccl.util.Segments;
 import dev.jccl.verbs.Access;
 import dev.jccl.verbs.CompletionQueue;

@@ -24,8 +24,8 @@ import java.lang.foreign.ValueLayout;
 import java.util.EnumSet;
 import java.util.Map;
 
-import static dev.jccl.testkit.PairBed.awaitOne;
 import static dev.jccl.testkit.PairBed.assertNoCompletion;
+import static dev.jccl.testkit.PairBed.awaitOne;
 import static dev.jccl.testkit.PairBed.shared;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
