@@ -7,12 +7,12 @@ import dev.jccl.verbs.DeviceContext;
 import dev.jccl.verbs.MemoryRegion;
 import dev.jccl.verbs.ProtectionDomain;
 import dev.jccl.verbs.Providers;
-import dev.jccl.verbs.QpInitAttr;
 import dev.jccl.verbs.QueuePair;
 import dev.jccl.verbs.VerbsProvider;
 import dev.jccl.verbs.WorkCompletion;
 
 import java.lang.foreign.MemorySegment;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.HashMap;
@@ -20,10 +20,11 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Two ranks of one provider in one JVM, driven from one thread: "a" and "b", each with its own
- * context, a domain, one completion queue for sends and receives alike, and one queue pair. Files
- * go to a {@link PrivateShmDir} that must be empty again once both contexts have closed, so a
- * provider that leaks a file fails {@link #close()}.
+ * Two ranks of one provider in one JVM, driven from one thread: an {@link EndpointPair} whose ends
+ * ("a" and "b") have one completion queue each, for sends and receives alike, and whose files go
+ * to a {@link PrivateShmDir} that must be empty again once both ends have closed, so a provider
+ * that leaks a file fails {@link #close()}. Skips the test, saying why, where the provider cannot
+ * run here.
  *
  * <p>The fields are the bed's parts, for tests that poke at each directly (provider tests in the
  * provider's own package). For ranks on threads of their own use {@link RankHarness}.
@@ -41,31 +42,44 @@ public final class PairBed implements AutoCloseable {
     public final CompletionQueue cqB;
     public final QueuePair qpA;
     public final QueuePair qpB;
+    private final EndpointPair pair;
 
-    private PairBed(String provider, Map<String, String> knobs, int depth) {
-        dir = PrivateShmDir.create("jccl-test-");
-        Map<String, String> all = new HashMap<>(knobs);
-        all.put("JCCL_SHM_DIR", dir.toString());
-        config = Config.of(all);
-        ctxA = openContext(provider, config);
-        ctxB = openContext(provider, config);
-        pdA = ctxA.allocPd();
-        pdB = ctxB.allocPd();
-        cqA = ctxA.createCq(4 * depth);
-        cqB = ctxB.createCq(4 * depth);
-        qpA = pdA.createQp(QpInitAttr.of(cqA, depth));
-        qpB = pdB.createQp(QpInitAttr.of(cqB, depth));
+    private PairBed(PrivateShmDir dir, ProviderTarget target, int depth) {
+        this.dir = dir;
+        this.config = target.config();
+        this.pair = EndpointPair.openWithOneCq(target, new EndpointPair.Options(4 * depth, depth, depth));
+        ctxA = pair.a().context();
+        ctxB = pair.b().context();
+        pdA = pair.a().pd();
+        pdB = pair.b().pd();
+        cqA = pair.a().sends().queue();
+        cqB = pair.b().sends().queue();
+        qpA = pair.a().qp();
+        qpB = pair.b().qp();
     }
 
     /** Both ends opened, their queue pairs in RESET, with {@code depth} sends and receives each. */
     public static PairBed open(String provider, Map<String, String> knobs, int depth) {
-        return new PairBed(provider, knobs, depth);
+        PrivateShmDir dir = PrivateShmDir.create("jccl-test-");
+        try {
+            Map<String, String> all = new HashMap<>(knobs);
+            all.put("JCCL_SHM_DIR", dir.toString());
+            return new PairBed(dir, ProviderTarget.of(provider, all, ProviderTarget.PrivateMemoryRule.EITHER), depth);
+        } catch (RuntimeException | Error e) {
+            dir.close();
+            throw e;
+        }
     }
 
     /** Both ends opened and connected (RTS). */
     public static PairBed connected(String provider, Map<String, String> knobs, int depth) {
         PairBed bed = open(provider, knobs, depth);
-        bed.connect();
+        try {
+            bed.connect();
+        } catch (RuntimeException | Error e) {
+            bed.close();
+            throw e;
+        }
         return bed;
     }
 
@@ -75,14 +89,9 @@ public final class PairBed implements AutoCloseable {
         return p.open(p.devices(config).getFirst(), config);
     }
 
-    /** Both queue pairs to RTS. RTR runs on one thread, so this suits providers whose RTR does not wait for the peer. */
+    /** Both queue pairs to RTS (see {@link EndpointPair#connect}). */
     public void connect() {
-        qpA.modifyToInit();
-        qpB.modifyToInit();
-        qpA.modifyToRtr(qpB.localInfo());
-        qpB.modifyToRtr(qpA.localInfo());
-        qpA.modifyToRts();
-        qpB.modifyToRts();
+        EndpointPair.connect(qpA, qpB, EndpointPair.CONNECT_TIMEOUT_NS);
     }
 
     /** {@code bytes} of shareable memory from {@code pd}, registered with {@code access}. */
@@ -118,16 +127,12 @@ public final class PairBed implements AutoCloseable {
         if (n != 0) throw new AssertionError("unexpected completion " + wc[0]);
     }
 
-    /** Closes both contexts, then fails if they left files behind; the folder goes either way. */
+    /** Closes both ends, then fails if they left files behind; the folder goes either way. */
     @Override
     public void close() {
         try {
-            try {
-                ctxA.close();
-            } finally {
-                ctxB.close();
-            }
-            List<java.nio.file.Path> left = dir.files();
+            pair.close();
+            List<Path> left = dir.files();
             if (!left.isEmpty()) throw new AssertionError("files left behind: " + left);
         } finally {
             dir.close();
