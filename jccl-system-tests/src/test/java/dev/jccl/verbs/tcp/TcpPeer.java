@@ -1,6 +1,7 @@
 package dev.jccl.verbs.tcp;
 
 import dev.jccl.config.Config;
+import dev.jccl.testkit.Endpoint;
 import dev.jccl.util.BackoffIdleStrategy;
 import dev.jccl.util.Deadline;
 import dev.jccl.verbs.Access;
@@ -9,7 +10,6 @@ import dev.jccl.verbs.DeviceContext;
 import dev.jccl.verbs.MemoryRegion;
 import dev.jccl.verbs.ProtectionDomain;
 import dev.jccl.verbs.Providers;
-import dev.jccl.verbs.QpInitAttr;
 import dev.jccl.verbs.QpState;
 import dev.jccl.verbs.QueuePair;
 import dev.jccl.verbs.VerbsProvider;
@@ -26,10 +26,15 @@ import java.util.concurrent.TimeUnit;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.fail;
 
-/** One side of a test connection: a tcp context on loopback with a domain, a CQ and a queue pair in INIT. */
+/**
+ * One side of a test connection: a testkit {@link Endpoint} of the tcp provider on loopback, with
+ * one CQ for sends and receives and a queue pair in INIT. Either side may live in another JVM
+ * ({@link TcpPeerProcess}).
+ */
 final class TcpPeer implements AutoCloseable {
     static final String TOKEN = "test-token-7f3a";
 
+    final Endpoint end;
     final DeviceContext context;
     final ProtectionDomain pd;
     final CompletionQueue cq;
@@ -37,10 +42,11 @@ final class TcpPeer implements AutoCloseable {
 
     TcpPeer(Config config, int depth) {
         VerbsProvider provider = Providers.require("tcp");
-        context = provider.open(provider.devices(config).getFirst(), config);
-        pd = context.allocPd();
-        cq = context.createCq(depth * 4);
-        qp = pd.createQp(QpInitAttr.of(cq, depth));
+        end = Endpoint.openWithOneCq("tcp peer", provider, provider.devices(config).getFirst(), config, depth * 4);
+        context = end.context();
+        pd = end.pd();
+        cq = end.sends().queue();
+        qp = end.createQp(depth, depth);
         qp.modifyToInit();
     }
 
@@ -112,6 +118,6 @@ final class TcpPeer implements AutoCloseable {
 
     @Override
     public void close() {
-        context.close();
+        end.close();
     }
 }
