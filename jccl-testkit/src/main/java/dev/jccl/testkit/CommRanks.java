@@ -15,7 +15,8 @@ import java.util.function.IntFunction;
  * Threads as communicator ranks: each rank joins one in-memory store, opens its own provider
  * contexts through {@link Jccl#init(CommOptions)} (the environment ignored, only the knobs given),
  * runs its body and closes its communicator, all under {@link RankRunner}'s hang guard.
- * Shared-memory files go to a {@link PrivateShmDir} removed afterwards.
+ * Shared-memory files go to a {@link PrivateShmDir} removed afterwards. The first rank to fail
+ * fails the run, naming its rank; the others are interrupted and not waited for.
  *
  * <pre>{@code
  * List<Long> sums = CommRanks.run(4, CommRanks.knobs("JCCL_TRANSPORT", "tcp"), comm -> ...);
