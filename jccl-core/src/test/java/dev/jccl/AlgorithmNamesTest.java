@@ -1,5 +1,6 @@
 package dev.jccl;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -9,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** What the public API tells tools about JCCL_ALGO: the schedules' own table, read as the knob reads it. */
+@Tag("unit")
 class AlgorithmNamesTest {
     @Test
     void eachCollectiveListsTheAlgorithmsThatImplementItInTheTunersOrder() {

@@ -1,6 +1,7 @@
 package dev.jccl.cli;
 
 import dev.jccl.cli.perf.PerfCommand;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import picocli.CommandLine;
@@ -18,6 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Every command that starts ranks spells rank count, transport and timeout alike, each with its own defaults. */
 @Timeout(20)
+@Tag("unit")
 class LocalRanksOptionsTest {
     private static final List<List<String>> COMMANDS = List.of(List.of("demo"), List.of("demo", "ring"),
             List.of("perf", "allreduce"), List.of("perf", "write_bw"), List.of("launch"));

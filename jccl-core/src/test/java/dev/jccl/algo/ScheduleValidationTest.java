@@ -3,6 +3,7 @@ package dev.jccl.algo;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -14,6 +15,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Schedules refuse what an executor must never see, and builders refuse bad requests, naming values. */
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
+@Tag("unit")
 class ScheduleValidationTest {
     private static String refused(Runnable r) {
         return assertThrows(IllegalArgumentException.class, r::run).getMessage();

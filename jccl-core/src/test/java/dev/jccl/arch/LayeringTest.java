@@ -4,6 +4,7 @@ import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
@@ -16,6 +17,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * vacuously: ArchUnit fails a rule whose subject is empty (no rule here turns that off), and every
  * package a rule names, subject or target, must hold classes ({@link ExistingPackages}).
  */
+@Tag("unit")
 class LayeringTest {
     private static JavaClasses core;
     private static ExistingPackages pkg;

@@ -2,6 +2,7 @@ package dev.jccl.arch;
 
 import dev.jccl.Communicator;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -28,6 +29,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * against the public API and the SPI, finds both providers through the module's {@code provides},
  * and fails to compile the moment it names an internal package.
  */
+@Tag("unit")
 class ModuleExportsTest {
     private static Path coreModule;
 

@@ -7,6 +7,7 @@ import dev.jccl.DataType;
 import dev.jccl.ReduceOp;
 import dev.jccl.comm.CommFactory;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.belongToAnyOf;
@@ -20,6 +21,7 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
  * executor ({@code exec}) sees schedules, kernels and the verbs SPI, but neither bootstrap nor the
  * runtime; neither names a provider or the providers' shared code.
  */
+@Tag("unit")
 class RuntimeLayeringTest {
     private static JavaClasses core;
     private static ExistingPackages pkg;

@@ -2,6 +2,7 @@ package dev.jccl.reduce;
 
 import dev.jccl.DataType;
 import dev.jccl.ReduceOp;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -21,6 +22,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
  * no slices) computes exactly what the slice form computes, for every type and op, with each of
  * dst, a and b at its own unaligned offset, and touches nothing outside the destination range.
  */
+@Tag("unit")
 class OffsetKernelsTest {
     private static final long COUNT = 1_037; // not a multiple of any vector length
     private static final long CAPACITY = COUNT + 64;

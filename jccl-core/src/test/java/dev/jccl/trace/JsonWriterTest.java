@@ -1,5 +1,6 @@
 package dev.jccl.trace;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -9,6 +10,7 @@ import java.io.Writer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+@Tag("unit")
 class JsonWriterTest {
     @Test
     void placesCommasBetweenMembersAndElementsAtEveryDepth() {

@@ -5,6 +5,7 @@ import com.tngtech.archunit.core.domain.PackageMatcher;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -19,6 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * training helper, the verbs SPI, bootstrap, configuration, trace and the JDK-only util toolbox. The
  * runtime, executor, schedules, kernels and providers stay the core's own, so the core may change them.
  */
+@Tag("unit")
 class CliUsesOnlyExportsTest {
     static final List<String> EXPORTED = List.of("dev.jccl", "dev.jccl.ddp", "dev.jccl.verbs", "dev.jccl.bootstrap",
             "dev.jccl.config", "dev.jccl.trace", "dev.jccl.util");

@@ -4,6 +4,7 @@ import dev.jccl.DataType;
 import dev.jccl.ddp.CommTiming;
 import dev.jccl.ddp.Sharding;
 import dev.jccl.trace.TraceEvent;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -16,6 +17,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
+@Tag("unit")
 class ReportAndStatsTest {
     static final long MS = 1_000_000;
 

@@ -3,11 +3,13 @@ package dev.jccl.verbs.base;
 import dev.jccl.verbs.Opcode;
 import dev.jccl.verbs.WcStatus;
 import dev.jccl.verbs.WorkCompletion;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
+@Tag("unit")
 class OutstandingSendsTest {
     @Test
     void depthIsBackPressureAndAcksFreeSlotsInOrder() {

@@ -2,6 +2,7 @@ package dev.jccl.cli.perf.coll;
 
 import dev.jccl.DataType;
 import dev.jccl.ReduceOp;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayOutputStream;
@@ -12,6 +13,7 @@ import java.util.List;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /** The --json line is read by scripts: its field names, order and number formats stay as they are. */
+@Tag("unit")
 class CollReportTest {
     @Test
     void jsonCarriesEverySizeWithFixedDecimalsAndNullForUncheckedResults() {
