@@ -4,9 +4,9 @@ import dev.jccl.config.Config;
 import dev.jccl.config.Knobs;
 import dev.jccl.trace.Log;
 import dev.jccl.trace.Subsys;
-import dev.jccl.util.BackoffIdleStrategy;
 import dev.jccl.util.Deadline;
 import dev.jccl.util.IdleStrategy;
+import dev.jccl.util.WaitPolicy;
 
 import java.io.IOException;
 import java.net.InetAddress;
@@ -108,7 +108,7 @@ public final class TcpStoreServer implements AutoCloseable {
      */
     public boolean awaitNoConnections(long timeoutNs) {
         Deadline deadline = Deadline.after(timeoutNs);
-        IdleStrategy idle = new BackoffIdleStrategy(0, 0, 1_000_000, 50_000_000);
+        IdleStrategy idle = WaitPolicy.storeLinger();
         while (!connections.isEmpty()) {
             if (deadline.expired()) return false;
             idle.idle();

@@ -1,23 +1,21 @@
 package dev.jccl.comm;
 
-import dev.jccl.exec.Kernels;
 import dev.jccl.trace.Log;
 import dev.jccl.trace.Subsys;
 import dev.jccl.trace.Timeline;
-
-import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.locks.ReentrantLock;
+import dev.jccl.util.Agent;
+import dev.jccl.util.WaitPolicy;
 
 /**
- * The runtime of one communicator: the queue of issued operations, run one at a time in issue
- * order (all channels of the current one together), and everything that can stop them.
+ * The runtime of one communicator, as an {@link Agent}: one progress pass over its parts, and
+ * everything that can stop it. The parts: the {@link OpQueue} (issue order, the current operation,
+ * starting the next), the {@link ProgressHandOff} (who runs the passes: a waiting caller or the
+ * {@link ProgressAgent} thread, under the progress lock) and {@link Failures} (stall and board
+ * watch, failure fan-out across ranks).
  *
  * <p><b>Progress.</b> {@link #doWork()} polls every link, starts the next operation (connecting
  * links it needs), advances the current one, returns credits, and watches for stalls; it returns
- * how much it did, for the caller's idle strategy. It runs under the progress lock, taken by the
- * agent thread ({@link ProgressAgent}) or by a caller blocked in {@link dev.jccl.Work#await()} — one
- * at a time, never both.
+ * how much it did, for the caller's idle strategy. It runs under the progress lock only.
  *
  * <p><b>Failure.</b> The first failure (a chunk with another operation's fingerprint, a link in
  * ERR, no progress for JCCL_TIMEOUT, another rank's published failure) is published through the
@@ -25,118 +23,66 @@ import java.util.concurrent.locks.ReentrantLock;
  * peers notice at once, every rank's flight recorder is gathered (bounded), and the current and
  * every queued operation fail with the report. The communicator stays failed.
  */
-final class CommEngine implements AutoCloseable {
-    private final int rank;
-    private final int size;
-    private final long timeoutNs;
-    private final long pollNs;
-    private final Transports transports;
-    private final LinkTable links;
-    private final RunBuilder runs;
-    private final Scratch scratch;
-    private final FlightRecorder recorder;
-    private final AbortBoard board;
-    private final IdlePolicy idlePolicy;
+final class CommEngine implements Agent, AutoCloseable {
+    /** What operations run on: links over the transports, scratch memory, and the timeline they record on. */
+    record Resources(Transports transports, LinkTable links, Scratch scratch, Timeline timeline) {}
+
+    private final String roleName;
+    private final Resources res;
+    private final OpQueue ops;
     private final Failures failures;
-    private final ConcurrentLinkedQueue<Operation> queue = new ConcurrentLinkedQueue<>();
-    private final ReentrantLock progressLock = new ReentrantLock();
-    private final AtomicInteger waitingCallers = new AtomicInteger();
-    private volatile Operation current;
+    private final WaitPolicy wait;
+    private final ProgressHandOff progress;
     private volatile Failure failure;
-    private volatile long lastProgressNs = System.nanoTime();
-    /**
-     * When a caller last issued or waited. The agent leaves progress to callers for a moment after
-     * that: a thread that holds the progress lock and loses its core stalls everyone behind the
-     * lock, and with more threads than cores an agent competing with a caller that is about to wait
-     * does exactly that.
-     */
-    private volatile long callerSeenNs;
-    private static final long CALLER_GRACE_NS = 100_000;
-    private volatile ProgressAgent agent;
-    private long lastBoardPollNs;
     private volatile boolean closed;
     private boolean released;
     /** Set while closing: every operation is done and peers may tear their links down. */
     private volatile boolean draining;
-    private final Timeline timeline;
 
-    CommEngine(int rank, int size, long timeoutNs, Transports transports, LinkTable links, PlanCache plans, Scratch scratch,
-               FlightRecorder recorder, AbortBoard board, Kernels kernels, IdlePolicy idlePolicy, Timeline timeline) {
-        this.rank = rank;
-        this.size = size;
-        this.timeoutNs = timeoutNs;
-        this.pollNs = Math.clamp(timeoutNs / 20, 10_000_000L, 250_000_000L);
-        this.transports = transports;
-        this.links = links;
-        this.runs = new RunBuilder(size, plans, links, scratch, kernels, timeline);
-        this.timeline = timeline;
-        this.scratch = scratch;
-        this.recorder = recorder;
-        this.board = board;
-        this.idlePolicy = idlePolicy;
-        long gatherNs = Math.clamp(timeoutNs / 2, 200_000_000L, 3_000_000_000L);
-        this.failures = new Failures(rank, size, gatherNs, board, links, recorder);
+    CommEngine(String roleName, Resources res, OpQueue ops, Failures failures, WaitPolicy wait) {
+        this.roleName = roleName;
+        this.res = res;
+        this.ops = ops;
+        this.failures = failures;
+        this.wait = wait;
+        this.progress = new ProgressHandOff(this, ops, wait.callerGraceNs());
     }
 
-    int rank() { return rank; }
+    @Override public String roleName() { return roleName; }
+    int rank() { return failures.rank(); }
     /** Where chunk transfers and reductions are recorded (JCCL_TRACE), or {@link Timeline#DISABLED}. */
-    Timeline timeline() { return timeline; }
+    Timeline timeline() { return res.timeline(); }
     Failure failure() { return failure; }
-    IdlePolicy idlePolicy() { return idlePolicy; }
-    String providerFor(int peer) { return transports.choose(peer); }
-    FlightRecorder recorder() { return recorder; }
-    boolean hasWork() { return current != null || !queue.isEmpty(); }
-    /** Whether a caller drives progress now, or did a moment ago and will probably be back (issue, then await). */
-    boolean callerActive() {
-        return callerWaiting() || callerGraceLeftNs() > 0;
-    }
+    WaitPolicy waitPolicy() { return wait; }
+    ProgressHandOff progress() { return progress; }
+    OpQueue ops() { return ops; }
+    String providerFor(int peer) { return res.transports().choose(peer); }
+    FlightRecorder recorder() { return failures.recorder(); }
 
-    /** Whether a caller is blocked in an await now (it drives progress until it leaves). */
-    boolean callerWaiting() {
-        return waitingCallers.get() > 0;
-    }
-
-    /** How much of the grace after a caller's last issue or wait is left (at most {@link #CALLER_GRACE_NS}). */
-    long callerGraceLeftNs() {
-        return CALLER_GRACE_NS - (System.nanoTime() - callerSeenNs);
-    }
-
+    /** A caller starts ({@code +1}) or stops ({@code -1}) waiting; see {@link ProgressHandOff}. */
     void callerWaiting(int delta) {
-        int now = waitingCallers.addAndGet(delta);
-        callerSeenNs = System.nanoTime();
-        // The agent sleeps long while a caller drives progress; the last caller to leave with
-        // operations still in flight hands them back at once.
-        ProgressAgent a = agent;
-        if (now == 0 && a != null && hasWork()) a.wake();
-    }
-    void agent(ProgressAgent a) { agent = a; }
-
-    void submit(Operation op) {
-        lastProgressNs = System.nanoTime();
-        callerSeenNs = lastProgressNs;
-        queue.add(op);
-        ProgressAgent a = agent;
-        if (a != null) a.kick();
+        progress.callerWaiting(delta);
     }
 
     /** Runs {@link #doWork()} if no other thread is; returns the work done. */
     int tryProgress() {
-        if (!progressLock.tryLock()) return 0;
-        try {
-            return doWork();
-        } finally {
-            progressLock.unlock();
-        }
+        return progress.tryProgress();
+    }
+
+    void submit(Operation op) {
+        long now = System.nanoTime();
+        progress.callerIssuing(now);
+        ops.add(op, now);
+        progress.issued();
     }
 
     /** Whether nothing progressed for JCCL_TIMEOUT plus a grace period (the agent should have failed it by then). */
     boolean stalledBeyondTimeout() {
-        return System.nanoTime() - lastProgressNs > timeoutNs + Math.min(timeoutNs, 2_000_000_000L);
+        return failures.stalledBeyondTimeout(ops.lastProgressNs());
     }
 
     String describeStall() {
-        Operation op = current;
-        return op == null ? "no operation is running" : "running " + op.desc.describe() + " (seq " + op.desc.opSeq() + ")";
+        return ops.describeCurrent();
     }
 
     /**
@@ -153,29 +99,23 @@ final class CommEngine implements AutoCloseable {
     }
 
     /** One progress pass; see the class comment. Caller holds the progress lock. */
-    int doWork() {
+    @Override
+    public int doWork() {
         if (closed) return 0;
-        if (failure != null) return failQueued();
+        Failure failed = failure;
+        if (failed != null) return ops.failQueued(failed);
         int work = 0;
         try {
-            work += links.pollAll();
-            if (current == null) work += startNext();
-            Operation op = current;
-            if (op != null) {
-                work += op.run.advance();
-                if (op.run.finished()) {
-                    finish(op);
-                    work++;
-                }
-            }
-            if (work == 0) work += links.flushCredits();
+            work += res.links().pollAll();
+            work += ops.advance();
+            if (work == 0) work += res.links().flushCredits();
             long now = System.nanoTime();
-            if (work > 0) lastProgressNs = now;
-            else watch(now);
+            if (work > 0) ops.progressed(now);
+            else failures.watchIdle(now, ops.current(), ops.lastProgressNs());
         } catch (Throwable t) {
-            if (draining && current == null && queue.isEmpty()) {
+            if (draining && !ops.hasWork()) {
                 closed = true; // a peer closed first; nothing of ours needs the links any more
-                Log.info(Subsys.COLL, "rank %d: closing: a peer closed first, as expected at the end (%s)", rank, t.getMessage());
+                Log.info(Subsys.COLL, "rank %d: closing: a peer closed first, as expected at the end (%s)", rank(), t.getMessage());
                 return 0;
             }
             onFailure(t);
@@ -184,44 +124,8 @@ final class CommEngine implements AutoCloseable {
         return work;
     }
 
-    private int startNext() {
-        Operation op = queue.poll();
-        if (op == null) return 0;
-        current = op;
-        op.entry.started();
-        lastProgressNs = System.nanoTime();
-        if (op.beforeStart != null) op.beforeStart.run();
-        op.run = runs.build(op, this::checkBoard);
-        lastProgressNs = System.nanoTime();
-        return 1;
-    }
-
-    private void finish(Operation op) {
-        if (op.afterSuccess != null) op.afterSuccess.run();
-        current = null;
-        op.entry.ended(true);
-        if (op.afterEnd != null) op.afterEnd.run();
-        op.work.complete();
-    }
-
-    /** Nothing progressed in this pass: time out a stuck operation, and look at the board now and then. */
-    private void watch(long now) {
-        Operation op = current;
-        if (op != null && now - lastProgressNs > timeoutNs) throw new Failures.StallTimeout(now - lastProgressNs);
-        if ((op == null || now - lastProgressNs > pollNs) && now - lastBoardPollNs > pollNs) {
-            lastBoardPollNs = now;
-            checkBoard();
-        }
-    }
-
-    /** Throws {@link Failures.AbortSeen} when another rank has published a failure. */
-    void checkBoard() {
-        var rec = board.poll();
-        if (rec.isPresent()) throw new Failures.AbortSeen(rec.get());
-    }
-
     private void onFailure(Throwable t) {
-        Failure f = failures.handle(t, current);
+        Failure f = failures.handle(t, ops.current());
         Log.warn(Subsys.COLL, "%s", f.message());
         failAll(f);
     }
@@ -229,59 +133,29 @@ final class CommEngine implements AutoCloseable {
     /** Makes the communicator failed: the current operation gets the report, queued ones are told they never ran. */
     private void failAll(Failure f) {
         failure = f;
-        Operation op = current;
-        if (op != null) {
-            current = null;
-            op.entry.ended(false);
-            if (op.afterEnd != null) op.afterEnd.run();
-            op.work.fail(f.exceptionFor(op.desc, true));
-        }
-        failQueued();
-    }
-
-    private int failQueued() {
-        int n = 0;
-        Operation op;
-        while ((op = queue.poll()) != null) {
-            op.entry.ended(false);
-            if (op.afterEnd != null) op.afterEnd.run();
-            op.work.fail(failure.exceptionFor(op.desc, false));
-            n++;
-        }
-        return n;
+        ops.failAll(f);
     }
 
     /** Fails everything with an application abort, tells the other ranks, and breaks every link. */
     void abort() {
-        progressLock.lock();
-        try {
+        progress.exclusively(() -> {
             if (failure != null || closed) return;
-            String why = "rank " + rank + " aborted the communicator";
-            try {
-                board.raise(new AbortRecord(Failure.Kind.ABORTED, rank, -1, why));
-            } catch (RuntimeException storeDown) {
-                // the other ranks learn of it from the broken links
-            }
-            links.breakAll();
-            failAll(new Failure(Failure.Kind.ABORTED, "rank " + rank + ": " + why + "\n" + recorder.dump(rank), -1, null));
-        } finally {
-            progressLock.unlock();
-        }
+            Failure f = failures.abortedHere();
+            Failures.record(failures.rank(), f, ops.current() == null ? null : ops.current().desc);
+            failAll(f);
+        });
     }
 
     /** Frees links, devices and memory; the caller stopped the agent first. */
     @Override
     public void close() {
-        progressLock.lock();
-        try {
+        progress.exclusively(() -> {
             if (released) return;
             released = true;
             closed = true;
-            links.close();
-            transports.close();
-            scratch.close();
-        } finally {
-            progressLock.unlock();
-        }
+            res.links().close();
+            res.transports().close();
+            res.scratch().close();
+        });
     }
 }

@@ -2,6 +2,8 @@ package dev.jccl.comm;
 
 import dev.jccl.CommOptions;
 import dev.jccl.Communicator;
+import dev.jccl.algo.Algorithm;
+import dev.jccl.algo.Collective;
 import dev.jccl.algo.TunerOverrides;
 import dev.jccl.bootstrap.PeerExchange;
 import dev.jccl.bootstrap.PrefixStore;
@@ -19,6 +21,7 @@ import dev.jccl.util.Sizes;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -87,10 +90,12 @@ public final class CommFactory {
         LinkTable links = new LinkTable(rank, size, ns, transports, fifo, timeoutNs, sliceNs);
         PlanCache plans = new PlanCache(rank, who.topology(), overrides, fifo);
         Scratch scratch = new Scratch();
-        AbortBoard board = new AbortBoard(ns, rank, size);
-        CommEngine engine = new CommEngine(rank, size, timeoutNs, transports, links, plans, scratch,
-                new FlightRecorder(RECORDER_ENTRIES), board, kernels, IdlePolicy.forRanks(who.localSize(), config.get(Knobs.SPIN_NS)),
-                timeline);
+        Failures failures = new Failures(rank, size, timeoutNs, new AbortBoard(ns, rank, size), links,
+                new FlightRecorder(RECORDER_ENTRIES, rank, size));
+        OpQueue ops = new OpQueue(new RunBuilder(size, plans, links, scratch, kernels, timeline), failures::checkBoard);
+        CommEngine engine = new CommEngine("jccl-progress-" + namespace.replace('/', '-') + "-r" + rank,
+                new CommEngine.Resources(transports, links, scratch, timeline), ops, failures,
+                config.waitPolicy(who.localSize()));
         Log.info(Subsys.INIT, "rank %d/%d (%s): host %s, local rank %d of %d, %s; providers %s; FIFO %d x %s per link; kernels %s",
                 rank, size, namespace, hostId, who.localRank(), who.localSize(), who.topology().describe(), providers,
                 fifo.slotCount(), Sizes.formatBytes(fifo.slotBytes()), kernels.description());
@@ -116,5 +121,19 @@ public final class CommFactory {
         } catch (IOException e) {
             return "localhost";
         }
+    }
+
+    /** {@code Jccl.algorithmsFor}: the schedules' own table, so no tool keeps a copy of it. */
+    public static List<String> algorithmsFor(String collective) {
+        for (Collective c : Collective.values()) {
+            if (c.apiName().equals(collective)) return Algorithm.implementing(c).stream().map(Algorithm::knobName).toList();
+        }
+        throw new IllegalArgumentException("unknown collective '" + collective + "'; expected one of "
+                + Arrays.stream(Collective.values()).map(Collective::apiName).toList());
+    }
+
+    /** {@code Jccl.parseAlgorithms}: as {@link TunerOverrides#fromKnobs} reads JCCL_ALGO. */
+    public static List<String> parseAlgorithms(String algoList) {
+        return Algorithm.parseList(algoList).stream().map(Algorithm::knobName).toList();
     }
 }

@@ -1,6 +1,7 @@
 package dev.jccl.comm;
 
 import dev.jccl.exec.ExecFailure;
+import dev.jccl.trace.event.FailureEvent;
 
 import java.util.List;
 import java.util.Map;
@@ -8,10 +9,13 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * Turns whatever stopped this rank into the communicator's {@link Failure}: decides which failure
- * was first (this rank's, published with a compare-and-set, or another rank's, adopted), breaks
- * every link so the peers notice, gathers every rank's flight recorder (bounded) and builds the
- * report. Runs on the progress thread, after the failure; nothing here is on the hot path.
+ * The failure fan-out across ranks. It notices what the links cannot show: an operation that made
+ * no progress for JCCL_TIMEOUT, and another rank's failure published in the store (read while this
+ * rank is idle or stalled, every JCCL_TIMEOUT/20). It turns whatever stopped this rank into the
+ * communicator's {@link Failure}: decides which failure was first (this rank's, published with a
+ * compare-and-set, or another rank's, adopted), breaks every link so the peers notice, gathers
+ * every rank's flight recorder (bounded) and builds the report. Runs on the progress thread, when
+ * a pass found nothing to do or after the failure; nothing here is on the hot path.
  */
 final class Failures {
     /** Another rank published a failure. */
@@ -36,18 +40,58 @@ final class Failures {
 
     private final int rank;
     private final int size;
+    private final long timeoutNs;
+    private final long pollNs;
     private final long gatherNs;
     private final AbortBoard board;
     private final LinkTable links;
     private final FlightRecorder recorder;
+    private long lastBoardPollNs; // progress thread only
 
-    Failures(int rank, int size, long gatherNs, AbortBoard board, LinkTable links, FlightRecorder recorder) {
+    Failures(int rank, int size, long timeoutNs, AbortBoard board, LinkTable links, FlightRecorder recorder) {
         this.rank = rank;
         this.size = size;
-        this.gatherNs = gatherNs;
+        this.timeoutNs = timeoutNs;
+        this.pollNs = Math.clamp(timeoutNs / 20, 10_000_000L, 250_000_000L);
+        this.gatherNs = Math.clamp(timeoutNs / 2, 200_000_000L, 3_000_000_000L);
         this.board = board;
         this.links = links;
         this.recorder = recorder;
+    }
+
+    int rank() { return rank; }
+    FlightRecorder recorder() { return recorder; }
+
+    /** Nothing progressed in a pass: times out a stuck operation, and looks at the board now and then. */
+    void watchIdle(long now, Operation current, long lastProgressNs) {
+        if (current != null && now - lastProgressNs > timeoutNs) throw new StallTimeout(now - lastProgressNs);
+        if ((current == null || now - lastProgressNs > pollNs) && now - lastBoardPollNs > pollNs) {
+            lastBoardPollNs = now;
+            checkBoard();
+        }
+    }
+
+    /** Throws {@link AbortSeen} when another rank has published a failure. */
+    void checkBoard() {
+        var rec = board.poll();
+        if (rec.isPresent()) throw new AbortSeen(rec.get());
+    }
+
+    /** Whether nothing progressed since {@code lastProgressNs} for JCCL_TIMEOUT plus a grace period (the progress thread should have failed it by then). */
+    boolean stalledBeyondTimeout(long lastProgressNs) {
+        return System.nanoTime() - lastProgressNs > timeoutNs + Math.min(timeoutNs, 2_000_000_000L);
+    }
+
+    /** The application aborted: tells the other ranks (if the store still answers), breaks every link, and returns the failure. */
+    Failure abortedHere() {
+        String why = "rank " + rank + " aborted the communicator";
+        try {
+            board.raise(new AbortRecord(Failure.Kind.ABORTED, rank, -1, why));
+        } catch (RuntimeException storeDown) {
+            // the other ranks learn of it from the broken links
+        }
+        links.breakAll();
+        return new Failure(Failure.Kind.ABORTED, "rank " + rank + ": " + why + "\n" + recorder.dump(rank), -1, null);
     }
 
     Failure handle(Throwable t, Operation op) {
@@ -69,7 +113,15 @@ final class Failures {
             recs = Map.of(rank, FlightRecorder.decode(recorder.encode()));
         }
         boolean expected = t instanceof AbortSeen || t instanceof StallTimeout || t instanceof ExecFailure;
-        return FailureReport.build(first, rank, size, recs, mine, localState, recorder.dump(rank), expected ? null : t);
+        Failure f = FailureReport.build(first, rank, size, recs, mine, localState, recorder.dump(rank), expected ? null : t);
+        record(rank, f, mine);
+        return f;
+    }
+
+    /** The JFR event of a failure this rank ends with; {@code op} is the operation in flight, if any. */
+    static void record(int rank, Failure f, OpDescriptor op) {
+        FailureEvent.record(rank, f.kind().name(), op == null ? "" : op.kind().apiName(), op == null ? -1 : op.opSeq(),
+                f.lostRank(), f.message());
     }
 
     /** This rank's failure, published unless another rank's came first, or the one another rank published. */

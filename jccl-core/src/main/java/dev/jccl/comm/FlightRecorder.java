@@ -1,5 +1,8 @@
 package dev.jccl.comm;
 
+import dev.jccl.algo.Plan;
+import dev.jccl.trace.event.CollectiveEvent;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -9,6 +12,9 @@ import java.util.Locale;
  * every failure message and published to the store when the communicator aborts, so a hang can be
  * traced to the rank that is behind (in the spirit of PyTorch's NCCL flight recorder).
  * Thread-safe: the issuing thread adds, the progress thread updates states.
+ *
+ * <p>An entry also feeds JFR: while a recording wants {@link CollectiveEvent}s, starting an
+ * operation begins one and ending it commits it; otherwise no event object exists.
  */
 final class FlightRecorder {
     enum State { QUEUED, RUNNING, DONE, FAILED }
@@ -19,19 +25,41 @@ final class FlightRecorder {
         volatile State state = State.QUEUED;
         volatile long startedNs;
         volatile long endedNs;
+        private final int rank;
+        private final int ranks;
+        /** Only while a recording wants it; touched by the progress thread only. */
+        private CollectiveEvent event;
 
-        Entry(OpDescriptor op) {
+        Entry(OpDescriptor op, int rank, int ranks) {
             this.op = op;
+            this.rank = rank;
+            this.ranks = ranks;
         }
 
         void started() {
             startedNs = System.nanoTime();
             state = State.RUNNING;
+            if (CollectiveEvent.recording()) {
+                OpKind k = op.kind();
+                event = CollectiveEvent.begin(rank, ranks, op.opSeq(), k.apiName(), op.matchSeq(), op.count(),
+                        op.type() == null ? 0 : op.type().bytes(op.count()), op.type() == null ? "" : op.type().ncclName(),
+                        op.op() == null ? "" : op.op().ncclName(), k.rooted() || k.pointToPoint() ? op.root() : -1);
+            }
+        }
+
+        /** The plan the operation runs by (null for point-to-point) and its channel count. */
+        void planned(Plan plan, int channels) {
+            if (event != null) event.planned(plan == null ? "" : plan.algorithm().knobName(), channels);
         }
 
         void ended(boolean ok) {
             endedNs = System.nanoTime();
             state = ok ? State.DONE : State.FAILED;
+            CollectiveEvent e = event;
+            if (e != null) {
+                event = null;
+                e.finish(ok);
+            }
         }
 
         String line() {
@@ -42,14 +70,18 @@ final class FlightRecorder {
     }
 
     private final Entry[] ring;
+    private final int rank;
+    private final int ranks;
     private long added; // guarded by this
 
-    FlightRecorder(int capacity) {
+    FlightRecorder(int capacity, int rank, int ranks) {
         ring = new Entry[capacity];
+        this.rank = rank;
+        this.ranks = ranks;
     }
 
     synchronized Entry add(OpDescriptor op) {
-        Entry e = new Entry(op);
+        Entry e = new Entry(op, rank, ranks);
         ring[(int) (added++ % ring.length)] = e;
         return e;
     }

@@ -7,6 +7,7 @@ import dev.jccl.exec.ChannelProgram;
 import dev.jccl.exec.FifoDescriptor;
 import dev.jccl.exec.Link;
 import dev.jccl.exec.OpRun;
+import dev.jccl.trace.event.ConnectionEvent;
 import dev.jccl.trace.Log;
 import dev.jccl.trace.Subsys;
 import dev.jccl.util.Deadline;
@@ -65,10 +66,12 @@ final class LinkTable implements OpRun.LinkSource, AutoCloseable {
     void ensure(ChannelProgram[] programs, AbortCheck abort) {
         if (connected(programs)) return;
         List<Link> fresh = new ArrayList<>();
+        List<ConnectionEvent> setups = new ArrayList<>();
         try {
             for (ChannelProgram p : programs) {
                 for (int peer : p.peers()) {
                     if (byKey.containsKey(key(peer, p.channel()))) continue;
+                    setups.add(ConnectionEvent.beginIfRecording(rank, peer, p.channel()));
                     Transports.Endpoint e = transports.endpointFor(peer);
                     Link l = Link.open(e.pd(), e.index(), peer, p.channel(), fifo);
                     fresh.add(l);
@@ -77,12 +80,14 @@ final class LinkTable implements OpRun.LinkSource, AutoCloseable {
                 }
             }
             Deadline deadline = Deadline.after(timeoutNs);
-            for (Link l : fresh) {
+            for (int i = 0; i < fresh.size(); i++) {
+                Link l = fresh.get(i);
                 ConnectInfo info = fetch(() -> slices.fetchConnectInfo("c" + l.channel(), l.peer()), l, deadline, abort);
                 RemoteBuffer slots = fetch(() -> slices.fetchRemoteBuffer("fifo" + l.channel(), l.peer()), l, deadline, abort);
                 l.connect(info, slots);
                 Log.info(Subsys.NET, "rank %d -> rank %d channel %d via %s: %s", rank, l.peer(), l.channel(),
                         transports.choose(l.peer()), l.describe());
+                ConnectionEvent.connected(setups.get(i), transports.choose(l.peer()), l.describe());
             }
         } catch (RuntimeException e) {
             for (Link l : fresh) l.close();

@@ -1,43 +1,38 @@
 package dev.jccl.comm;
 
 import dev.jccl.util.BackoffIdleStrategy;
+import dev.jccl.util.WaitPolicy;
 
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * The communicator's progress thread: calls {@link CommEngine#doWork()} whenever no caller does.
+ * The communicator's progress thread: runs the engine's {@code doWork()} whenever no caller does
+ * ({@link ProgressHandOff}), and sleeps the way {@link WaitPolicy} says, for the reasons given there:
  *
  * <ul>
- *   <li>A caller blocked in {@code await()} drives progress itself; this thread then sleeps (up to
- *       {@value #CEDE_NS} ns at a time, woken by the last caller that leaves with work in flight), so
- *       the two never compete for a core: on a host with no spare core, every wake-up of this thread
- *       preempts a spinning rank, and waking every 50 µs measured 18.7 µs per 8 B allreduce against
- *       12.0 µs with this. It also naps for the rest of a short grace after a caller issued or
- *       stopped waiting, since most callers wait right after issuing (see
- *       {@code CommEngine.callerActive()}).</li>
- *   <li>With an operation in flight and nobody waiting (issued asynchronously), it polls with the
- *       communicator's {@link IdlePolicy}.</li>
- *   <li>With nothing to do it naps, and after {@value #DEEP_AFTER_NS} ns of quiet sleeps up to a
- *       millisecond at a time, marked as deep asleep; only then does issuing an operation unpark it.
- *       So a loop of issue-and-await never pays for waking a thread, yet an asynchronous operation
- *       after a long pause starts at once.</li>
+ *   <li>While a caller waits, it sleeps ({@link WaitPolicy#cedeNs()} at a time, woken by the last
+ *       caller that leaves with work in flight), and it naps out the grace after a caller issued or
+ *       stopped waiting, so the two never compete for a core.</li>
+ *   <li>With an operation in flight and nobody waiting (issued asynchronously), it polls with
+ *       {@link WaitPolicy#background()}.</li>
+ *   <li>With nothing to do it naps, and after {@link WaitPolicy#deepAfterNs()} of quiet sleeps
+ *       deeply, marked as such; only then does issuing an operation unpark it.</li>
  * </ul>
  */
 final class ProgressAgent implements Runnable {
-    private static final long NAP_NS = 50_000;
-    private static final long CEDE_NS = 1_000_000;
-    private static final long DEEP_AFTER_NS = 5_000_000;
-    private static final long DEEP_NS = 1_000_000;
-
-    private final CommEngine engine;
+    private final ProgressHandOff progress;
+    private final OpQueue ops;
+    private final WaitPolicy wait;
     private final Thread thread;
     private volatile boolean running = true;
     private volatile boolean deepAsleep;
 
-    ProgressAgent(CommEngine engine, String name) {
-        this.engine = engine;
-        this.thread = Thread.ofPlatform().daemon().name(name).unstarted(this);
-        engine.agent(this);
+    ProgressAgent(CommEngine engine) {
+        this.progress = engine.progress();
+        this.ops = engine.ops();
+        this.wait = engine.waitPolicy();
+        this.thread = Thread.ofPlatform().daemon().name(engine.roleName()).unstarted(this);
+        progress.thread(this);
         thread.start();
     }
 
@@ -57,32 +52,36 @@ final class ProgressAgent implements Runnable {
 
     @Override
     public void run() {
-        BackoffIdleStrategy busy = engine.idlePolicy().newBackgroundStrategy();
+        BackoffIdleStrategy busy = wait.background().strategy();
+        long cedeNs = wait.cedeNs();
+        long napNs = wait.napNs();
+        long deepAfterNs = wait.deepAfterNs();
+        long deepNs = wait.deepSleepNs();
         long lastActiveNs = System.nanoTime();
         while (running) {
-            if (engine.callerWaiting()) {
-                LockSupport.parkNanos(CEDE_NS);
+            if (progress.callerWaiting()) {
+                LockSupport.parkNanos(cedeNs);
                 lastActiveNs = System.nanoTime();
                 continue;
             }
-            long graceNs = engine.callerGraceLeftNs();
+            long graceNs = progress.callerGraceLeftNs();
             if (graceNs > 0) {
                 LockSupport.parkNanos(graceNs);
                 lastActiveNs = System.nanoTime();
                 continue;
             }
-            int work = engine.tryProgress();
-            if (work > 0 || engine.hasWork()) {
+            int work = progress.tryProgress();
+            if (work > 0 || ops.hasWork()) {
                 lastActiveNs = System.nanoTime();
                 busy.idle(work);
                 continue;
             }
             busy.reset();
-            if (System.nanoTime() - lastActiveNs < DEEP_AFTER_NS) {
-                LockSupport.parkNanos(NAP_NS);
+            if (System.nanoTime() - lastActiveNs < deepAfterNs) {
+                LockSupport.parkNanos(napNs);
             } else {
                 deepAsleep = true;
-                if (!engine.hasWork() && running) LockSupport.parkNanos(DEEP_NS);
+                if (!ops.hasWork() && running) LockSupport.parkNanos(deepNs);
                 deepAsleep = false;
             }
         }

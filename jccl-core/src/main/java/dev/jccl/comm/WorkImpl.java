@@ -61,7 +61,7 @@ final class WorkImpl implements Work {
     /** Waits until done (throwing its failure) or the deadline; null = the no-progress bound. */
     private boolean waitUntil(Deadline deadline) {
         if (!done) {
-            BackoffIdleStrategy idle = engine.idlePolicy().newStrategy();
+            BackoffIdleStrategy idle = engine.waitPolicy().caller().strategy();
             engine.callerWaiting(1);
             try {
                 while (!done) {

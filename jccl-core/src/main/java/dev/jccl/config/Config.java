@@ -1,5 +1,7 @@
 package dev.jccl.config;
 
+import dev.jccl.util.WaitPolicy;
+
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -57,6 +59,15 @@ public final class Config {
         Entry e = Objects.requireNonNull(entries.get(knob.name()), knob.name());
         @SuppressWarnings("unchecked") T v = (T) e.value();
         return v;
+    }
+
+    /**
+     * The wait policy these knobs conclude to, for {@code ranksOnHost} ranks sharing this host's
+     * cores. A provider, which does not know how many ranks share the host, passes 1: what its
+     * completion queues decide does not depend on it.
+     */
+    public WaitPolicy waitPolicy(int ranksOnHost) {
+        return WaitPolicy.of(get(Knobs.SPIN_NS), ranksOnHost, Runtime.getRuntime().availableProcessors());
     }
 
     public Entry entry(Knob<?> knob) {

@@ -1,7 +1,7 @@
 package dev.jccl.config;
 
 import dev.jccl.util.Sizes;
-import dev.jccl.util.SpinBudget;
+import dev.jccl.util.WaitPolicy;
 
 import java.util.List;
 import java.util.Locale;
@@ -19,6 +19,11 @@ public final class Knobs {
             s -> s.toUpperCase(Locale.ROOT), "comma list of subsystems to log (INIT,NET,SHM,BOOTSTRAP,COLL,ALL)");
     public static final Knob<String> DEBUG_FILE = new Knob<>("JCCL_DEBUG_FILE", "",
             s -> s, "write the debug log here instead of stderr; %h = host, %p = pid, %r = rank");
+    public static final Knob<String> LOG = new Knob<>("JCCL_LOG", "auto",
+            s -> oneOf(s, "auto", "stderr", "system"),
+            "where log lines go: stderr (or JCCL_DEBUG_FILE), system (System.Logger, so the application's SLF4J, Log4j or "
+                    + "JUL setup receives them; plus JCCL_DEBUG_FILE when set) or auto (system when the application installed "
+                    + "a System.LoggerFinder or configured JUL, else stderr)");
     public static final Knob<String> TRANSPORT = new Knob<>("JCCL_TRANSPORT", "",
             s -> s.toLowerCase(Locale.ROOT), "comma list of providers to allow, in preference order (shm,tcp); empty = all");
     public static final Knob<Long> TIMEOUT_NS = new Knob<>("JCCL_TIMEOUT", "60s",
@@ -36,8 +41,9 @@ public final class Knobs {
     public static final Knob<Long> RNR_TIMEOUT_NS = new Knob<>("JCCL_RNR_TIMEOUT", "10ms",
             Knobs::positiveDuration, "how long a SEND waits for the peer to post a receive before RNR_RETRY_EXC");
     public static final Knob<Long> SPIN_NS = new Knob<>("JCCL_SPIN", "auto",
-            s -> isAuto(s) ? SpinBudget.AUTO : Sizes.parseDurationNs(s),
-            "how long a completion waiter busy-polls before yielding or sleeping (e.g. 0, 20us); auto = tcp spins 50us while the host has a core per runnable thread and no bulk transfer runs, shm only its usual few rounds");
+            s -> isAuto(s) ? WaitPolicy.AUTO_SPIN : Sizes.parseDurationNs(s),
+            "how long a completion waiter busy-polls before yielding or sleeping (e.g. 0, 20us); auto = tcp spins 50us while"
+                    + " the host has a core per runnable thread and no bulk transfer runs, shm only its usual few rounds");
     public static final Knob<String> HOST_ID = new Knob<>("JCCL_HOST_ID", "",
             s -> s, "override the host identity used to group ranks by host");
     public static final Knob<Boolean> STORE_HOSTED = new Knob<>("JCCL_STORE_HOSTED", "0",
@@ -60,10 +66,15 @@ public final class Knobs {
                     + "before the extension (trace.rank0.json); jccl demo adds training spans and rank 0 writes every rank "
                     + "into this one file instead; empty = off");
 
+    public static final Knob<List<String>> JAVA_OPTS = new Knob<>("JCCL_JAVA_OPTS", "",
+            s -> s.isBlank() ? List.of() : List.of(s.trim().split("\\s+")),
+            "extra JVM options (split at spaces) for the jccl command's JVM and every rank JVM it starts, e.g. "
+                    + "-XX:StartFlightRecording=filename=/tmp/jccl-%p.jfr (%p, the pid, gives each JVM its own file)");
+
     /** All knobs, in the order devinfo -v prints them. */
-    public static final List<Knob<?>> ALL = List.of(DEBUG, DEBUG_SUBSYS, DEBUG_FILE, TRANSPORT, TIMEOUT_NS,
+    public static final List<Knob<?>> ALL = List.of(DEBUG, DEBUG_SUBSYS, DEBUG_FILE, LOG, TRANSPORT, TIMEOUT_NS,
             QPS_PER_CONNECTION, SOCKET_IFNAME, AUTH_TOKEN, SHM_DIR, HEARTBEAT_NS, RNR_TIMEOUT_NS, SPIN_NS, HOST_ID,
-            STORE_HOSTED, ALGO, NCHANNELS, CHUNKSIZE, BUFFSIZE, REDUCE_KERNEL, TRACE);
+            STORE_HOSTED, ALGO, NCHANNELS, CHUNKSIZE, BUFFSIZE, REDUCE_KERNEL, TRACE, JAVA_OPTS);
 
     private static String level(String s) {
         String v = s.trim().toUpperCase(Locale.ROOT);

@@ -1,6 +1,7 @@
 package dev.jccl.ddp;
 
 import dev.jccl.util.BackoffIdleStrategy;
+import dev.jccl.util.WaitPolicy;
 
 import java.util.concurrent.LinkedBlockingQueue;
 
@@ -13,8 +14,6 @@ import java.util.concurrent.LinkedBlockingQueue;
  * {@code finish()} stamps what it sees first.
  */
 final class CompletionWatcher implements AutoCloseable {
-    private static final long MIN_PARK_NS = 50_000;
-    private static final long MAX_PARK_NS = 500_000;
     private final LinkedBlockingQueue<Launch> queue = new LinkedBlockingQueue<>();
     private final Thread thread;
     private volatile boolean running = true;
@@ -28,7 +27,7 @@ final class CompletionWatcher implements AutoCloseable {
     }
 
     private void run() {
-        BackoffIdleStrategy idle = new BackoffIdleStrategy(0, 0, MIN_PARK_NS, MAX_PARK_NS);
+        BackoffIdleStrategy idle = WaitPolicy.completionWatcher();
         while (running) {
             Launch next;
             try {

@@ -2,10 +2,10 @@ package dev.jccl.ddp;
 
 import dev.jccl.Communicator;
 import dev.jccl.DataType;
+import dev.jccl.trace.event.BucketEvent;
 import dev.jccl.trace.Timeline;
 
 import java.lang.foreign.Arena;
-import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -51,6 +51,8 @@ public final class DistributedDataParallel implements AutoCloseable {
     private final CompletionWatcher watcher;
 
     private int nextLaunch;
+    /** Synchronized steps completed so far. */
+    private long steps;
     /** Time this step's gradReady calls spent waiting for buckets (sharded: before the last bucket leaves). */
     private long backwardWaitNs;
     private RuntimeException broken;
@@ -232,7 +234,10 @@ public final class DistributedDataParallel implements AutoCloseable {
             if (b.plan == plan.last()) backwardWaitNs += flags.writeTail(buckets, owned, b, accumulation.average());
             DataType type = b.plan.type();
             long launchNs = Timeline.nowNs();
-            b.launch = new Launch(b.plan.scattered() ? coll.reduceScatterSum(b.buffer, b.shard, type) : coll.allReduceSum(b.buffer, type), launchNs);
+            BucketEvent event = BucketEvent.recording() ? BucketEvent.begin(coll.rank(), steps, b.plan.index(), b.plan.bytes(),
+                    b.plan.slots().size(), type.ncclName(), b.plan.scattered() ? "reduceScatter" : "allReduce") : null;
+            b.launch = new Launch(b.plan.scattered() ? coll.reduceScatterSum(b.buffer, b.shard, type) : coll.allReduceSum(b.buffer, type),
+                    launchNs, event);
             watcher.watch(b.launch);
         }
     }
@@ -241,6 +246,7 @@ public final class DistributedDataParallel implements AutoCloseable {
         Arrays.fill(ready, false);
         for (BucketState b : buckets) b.reset();
         nextLaunch = 0;
+        steps++;
         accumulation.endPass(true);
         backwardWaitNs = 0;
     }

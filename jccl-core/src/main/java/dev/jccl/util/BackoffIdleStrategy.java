@@ -11,9 +11,9 @@ import java.util.concurrent.locks.LockSupport;
  * from {@code minParkNs} to {@code maxParkNs} so a long wait costs little CPU yet wakes quickly.
  *
  * <p>The spin phase lasts {@code maxSpins} rounds, or {@code spinNs} nanoseconds from the first idle
- * round after a reset, whichever is longer ({@link SpinBudget} picks {@code spinNs}). A waiter that
- * can be woken by something better than a timer (a file descriptor, a futex) passes its own
- * {@link Parker}; it must return early when woken.
+ * round after a reset, whichever is longer. A waiter that can be woken by something better than a
+ * timer (a file descriptor, a futex) passes its own {@link Parker}; it must return early when woken.
+ * This class is only the mechanism: which thread gets which numbers, and why, is {@link WaitPolicy}'s.
  */
 public final class BackoffIdleStrategy implements IdleStrategy {
     /** Sleeps at most {@code ns}; may return earlier (spuriously, or because it was woken). */
@@ -54,27 +54,6 @@ public final class BackoffIdleStrategy implements IdleStrategy {
         this.maxParkNs = maxParkNs;
         this.parker = parker;
         reset();
-    }
-
-    /**
-     * Defaults suited to more ranks than cores: a few µs of spinning, some yields, then parks of
-     * 1 µs doubling to 100 µs. The cap is low because a peer in another process cannot unpark us:
-     * shared-memory waiters learn of progress only by looking, so the longest park is the worst
-     * added latency. Linux rounds short parks up to its timer slack (~50 µs), so waking 10,000
-     * times a second while idle costs little CPU; a waiter on the latency path wraps its parker in
-     * {@link TimerSlack#tight} instead.
-     */
-    public static BackoffIdleStrategy defaults() {
-        return new BackoffIdleStrategy(200, 50, 1_000, 100_000);
-    }
-
-    /**
-     * Like {@link #defaults()}, but spinning for at least {@code spinNs} and parking through
-     * {@code parker} with the thread's timer slack cut ({@link TimerSlack#tight}): for a thread
-     * waiting on a completion, where every microsecond of a short park is latency.
-     */
-    public static BackoffIdleStrategy spinningFor(long spinNs, Parker parker) {
-        return new BackoffIdleStrategy(200, spinNs, 50, 1_000, 100_000, TimerSlack.tight(parker));
     }
 
     @Override

@@ -27,9 +27,9 @@ public final class TimerSlack {
     private TimerSlack() {}
 
     /**
-     * {@code parker} preceded, once per thread, by {@link #tightenCurrentThread()}. Only for waiters
-     * on the latency path: a background thread that polls in naps wants the default slack, which
-     * batches its wake-ups and leaves the cores to the application.
+     * {@code parker} preceded, once per thread, by {@link #tightenCurrentThread()}. {@link WaitPolicy}
+     * gives it to waiters on the latency path only: a background thread that polls in naps wants the
+     * default slack, which batches its wake-ups and leaves the cores to the application.
      */
     public static BackoffIdleStrategy.Parker tight(BackoffIdleStrategy.Parker parker) {
         return ns -> {
@@ -64,6 +64,7 @@ public final class TimerSlack {
         }
     }
 
+    @SuppressWarnings("restricted") // a downcall is the point; without native access it fails and the default slack stays
     private static Optional<MethodHandle> lookupPrctl() {
         if (!System.getProperty("os.name", "").toLowerCase(java.util.Locale.ROOT).contains("linux")) return Optional.empty();
         try {

@@ -2,6 +2,7 @@ package dev.jccl.comm;
 
 import dev.jccl.DataType;
 import dev.jccl.ReduceOp;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.util.HashSet;
@@ -15,6 +16,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Operation descriptors, their fingerprints, the flight recorder and the failure report, without ranks. */
+@Tag("unit")
 class ReportingTest {
     private static OpDescriptor allReduce(long seq, long count) {
         return new OpDescriptor(seq + 1, OpKind.ALL_REDUCE, seq, count, DataType.FLOAT32, ReduceOp.SUM, 0);
@@ -49,7 +51,7 @@ class ReportingTest {
     void descriptorsAndRecordersSurviveTheStore() {
         OpDescriptor d = new OpDescriptor(7, OpKind.BROADCAST, 6, 12, DataType.BFLOAT16, null, 2);
         assertEquals(d, OpDescriptor.decode(d.encode()));
-        FlightRecorder rec = new FlightRecorder(2);
+        FlightRecorder rec = new FlightRecorder(2, 4, 8);
         rec.add(allReduce(0, 1));
         rec.add(allReduce(1, 2)).started();
         rec.add(allReduce(2, 3));

@@ -1,5 +1,6 @@
 package dev.jccl.config;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.util.Map;
@@ -8,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+@Tag("unit")
 class ConfigTest {
     @Test
     void defaultsApplyAndRecordTheirSource() {
@@ -31,6 +33,15 @@ class ConfigTest {
         assertTrue(e.getMessage().contains("JCCL_QPS_PER_CONNECTION='0'"), e.getMessage());
         assertThrows(ConfigException.class, () -> Config.of(Map.of("JCCL_DEBUG", "LOUD")));
         assertThrows(ConfigException.class, () -> Config.of(Map.of("JCCL_TIMEOUT", "0")));
+    }
+
+    @Test
+    void theWaitPolicyIsConcludedFromJcclSpin() {
+        int cores = Runtime.getRuntime().availableProcessors();
+        assertEquals(20_000, Config.of(Map.of("JCCL_SPIN", "20us")).waitPolicy(1).caller().spinNs());
+        assertEquals(0, Config.of(Map.of("JCCL_SPIN", "0")).waitPolicy(1).caller().spinNs());
+        assertTrue(Config.of(Map.of()).waitPolicy(cores + 1).oversubscribed());
+        assertEquals(0, Config.of(Map.of()).waitPolicy(cores + 1).caller().spinNs(), "auto spins nothing oversubscribed");
     }
 
     @Test

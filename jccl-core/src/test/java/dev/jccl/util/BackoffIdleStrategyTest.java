@@ -1,36 +1,45 @@
 package dev.jccl.util;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+@Tag("unit")
 class BackoffIdleStrategyTest {
     @Test
     @Timeout(value = 10, unit = TimeUnit.SECONDS)
-    void backsOffToParkingSoIdleWaitersDoNotBurnACore() {
-        // 1 spin, 1 yield, then parks of 1..2 ms: 50 idles must take at least ~45 parks of >= 1 ms.
-        BackoffIdleStrategy s = new BackoffIdleStrategy(1, 1, 1_000_000, 2_000_000);
-        long t0 = System.nanoTime();
-        for (int i = 0; i < 50; i++) s.idle();
-        long elapsedMs = (System.nanoTime() - t0) / 1_000_000;
-        assertTrue(elapsedMs >= 40, "expected the strategy to park, took only " + elapsedMs + " ms");
+    void spinsThenYieldsThenParksDoublingUpToTheCap() {
+        List<Long> parks = new ArrayList<>();
+        BackoffIdleStrategy s = new BackoffIdleStrategy(2, 0, 1, 1_000, 5_000, parks::add);
+        for (int i = 0; i < 8; i++) s.idle();
+        // 2 spins and 1 yield park nothing; then 1, 2, 4 µs and the 5 µs cap from there on.
+        assertEquals(List.of(1_000L, 2_000L, 4_000L, 5_000L, 5_000L), parks);
     }
 
     @Test
     @Timeout(value = 10, unit = TimeUnit.SECONDS)
     void workResetsTheBackoff() {
-        BackoffIdleStrategy s = new BackoffIdleStrategy(1_000_000, 0, 50_000_000, 50_000_000);
-        long t0 = System.nanoTime();
+        AtomicInteger parks = new AtomicInteger();
+        BackoffIdleStrategy s = new BackoffIdleStrategy(1, 0, 1, 1_000, 1_000, ns -> parks.incrementAndGet());
         for (int i = 0; i < 1000; i++) {
             s.idle(0);
-            s.idle(1); // progress: back to spinning, never reaching the 50 ms park
+            s.idle(0);
+            s.idle(1); // progress: back to spinning, never reaching the park
         }
-        assertTrue((System.nanoTime() - t0) < 5_000_000_000L);
+        assertEquals(0, parks.get());
+        s.idle(0);
+        s.idle(0);
+        s.idle(0);
+        assertEquals(1, parks.get());
     }
 
     @Test

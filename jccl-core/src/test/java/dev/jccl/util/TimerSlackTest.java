@@ -1,5 +1,6 @@
 package dev.jccl.util;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -10,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
+@Tag("unit")
 class TimerSlackTest {
     private static long onFreshThread(Runnable before) throws Exception {
         CompletableFuture<Long> slack = new CompletableFuture<>();
@@ -30,7 +32,7 @@ class TimerSlackTest {
         assumeTrue(TimerSlack.currentThreadSlackNs() >= 0, "prctl(PR_GET_TIMERSLACK) is not available here");
         long slack = onFreshThread(() -> {
             assertEquals(0, TimerSlack.setCurrentThreadSlackNs(50_000));
-            BackoffIdleStrategy idle = new BackoffIdleStrategy(0, 0, 0, 1_000, 1_000, TimerSlack.tight(ns -> { }));
+            BackoffIdleStrategy idle = new WaitPolicy.Backoff(0, 0, 0, 1_000, 1_000, true).strategy(ns -> { });
             idle.idle(); // no spins, no yields: the first idle round parks
         });
         assertEquals(TimerSlack.WAITER_SLACK_NS, slack);
@@ -41,7 +43,7 @@ class TimerSlackTest {
         assumeTrue(TimerSlack.currentThreadSlackNs() >= 0, "prctl(PR_GET_TIMERSLACK) is not available here");
         long slack = onFreshThread(() -> {
             assertEquals(0, TimerSlack.setCurrentThreadSlackNs(50_000));
-            BackoffIdleStrategy idle = new BackoffIdleStrategy(10, 0, 0, 1_000, 1_000, TimerSlack.tight(ns -> { }));
+            BackoffIdleStrategy idle = new WaitPolicy.Backoff(10, 0, 0, 1_000, 1_000, true).strategy(ns -> { });
             for (int i = 0; i < 10; i++) idle.idle();
         });
         assertEquals(50_000, slack);
@@ -52,7 +54,7 @@ class TimerSlackTest {
         assumeTrue(TimerSlack.currentThreadSlackNs() >= 0, "prctl(PR_GET_TIMERSLACK) is not available here");
         long slack = onFreshThread(() -> {
             assertEquals(0, TimerSlack.setCurrentThreadSlackNs(50_000));
-            BackoffIdleStrategy idle = new BackoffIdleStrategy(0, 0, 0, 1_000, 1_000, ns -> { });
+            BackoffIdleStrategy idle = new WaitPolicy.Backoff(0, 0, 0, 1_000, 1_000, false).strategy(ns -> { });
             for (int i = 0; i < 3; i++) idle.idle();
         });
         assertEquals(50_000, slack);

@@ -1,13 +1,13 @@
 package dev.jccl.spark;
 
 import dev.jccl.Communicator;
-import dev.jccl.DataType;
 import dev.jccl.ReduceOp;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -21,6 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** A communicator from a barrier stage in {@code local[4]}: collectives checked element by element. */
+@Tag("multiprocess")
 class BarrierCollectivesTest {
     static final int TASKS = 4;
     static Set<String> threadsBefore;

@@ -12,6 +12,7 @@ import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.util.Map;
@@ -34,6 +35,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * process only in the order float32 sums are taken (per-task means averaged against one mean over
  * the global batch).
  */
+@Tag("multiprocess")
 class DataParallelTrainingTest {
     static final int TASKS = 4;
     static final int STEPS = 10;

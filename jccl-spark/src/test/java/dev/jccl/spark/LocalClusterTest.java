@@ -4,6 +4,7 @@ import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -27,6 +28,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * Spark home ({@code spark.test.home}) is then an empty stand-in with the jars directory the
  * launcher insists on, and SPARK_SCALA_VERSION spares it looking for Spark's build directories.
  */
+@Tag("multiprocess")
 @Timeout(value = 240, unit = TimeUnit.SECONDS)
 class LocalClusterTest {
     static final int TASKS = 4;

@@ -1,6 +1,7 @@
 package dev.jccl.spark;
 
 import org.apache.spark.SparkConf;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.util.Map;
@@ -11,6 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** What needs no Spark session: executor settings, the join message, the set-up bound. */
+@Tag("unit")
 class SparkSetupTest {
     @Test
     void configureAddsJcclsExecutorFlagsOnceAndKeepsTheUsersOwn() {

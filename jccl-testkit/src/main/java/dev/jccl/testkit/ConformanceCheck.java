@@ -1,6 +1,7 @@
 package dev.jccl.testkit;
 
 import dev.jccl.util.BackoffIdleStrategy;
+import dev.jccl.util.WaitPolicy;
 import dev.jccl.util.Deadline;
 import dev.jccl.verbs.MemoryRegion;
 import dev.jccl.verbs.QpState;
@@ -81,7 +82,7 @@ public abstract class ConformanceCheck {
      */
     protected static void awaitState(QueuePair qp, QpState state) {
         Deadline deadline = Deadline.after(STATE_WAIT_NS);
-        BackoffIdleStrategy idle = BackoffIdleStrategy.defaults();
+        BackoffIdleStrategy idle = WaitPolicy.stateWait();
         while (qp.state() != state) {
             if (deadline.expired()) {
                 throw new AssertionError("qp " + qp.qpn() + " is " + qp.state() + ", expected " + state);

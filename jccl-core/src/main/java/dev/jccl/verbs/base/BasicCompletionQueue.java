@@ -2,7 +2,7 @@ package dev.jccl.verbs.base;
 
 import dev.jccl.util.BackoffIdleStrategy;
 import dev.jccl.util.Deadline;
-import dev.jccl.util.SpinBudget;
+import dev.jccl.util.WaitPolicy;
 import dev.jccl.verbs.CompletionQueue;
 import dev.jccl.verbs.VerbsException;
 import dev.jccl.verbs.WcOpcode;
@@ -22,12 +22,13 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p>How a waiter sleeps and is woken can be replaced ({@link #block}, {@link #wake}): a provider
  * whose progress arrives on file descriptors sleeps on them, so that the data itself wakes the
- * waiter and no second thread has to hand it over. The spin phase of a wait follows JCCL_SPIN
- * ({@link SpinBudget}).
+ * waiter and no second thread has to hand it over. How long a waiter spins, yields and parks is
+ * the {@link WaitPolicy}'s decision for the queue's {@link WaitPolicy.CqKind}.
  */
 public class BasicCompletionQueue implements CompletionQueue {
     private final int depth;
-    private final long spinNs;
+    private final WaitPolicy wait;
+    private final WaitPolicy.CqKind kind;
     private final WorkCompletion[] ring;
     private long head; // next to consume; guarded by this
     private long tail; // next to fill; guarded by this
@@ -35,16 +36,17 @@ public class BasicCompletionQueue implements CompletionQueue {
     private volatile boolean closed;
     private volatile Thread waiter;
 
+    /** An in-process queue with the knobs' default waiting. */
     public BasicCompletionQueue(int depth) {
-        this(depth, SpinBudget.AUTO);
+        this(depth, WaitPolicy.defaults(), WaitPolicy.CqKind.IN_PROCESS);
     }
 
-    /** @param spinNs how long a waiter spins before yielding and blocking, or {@link SpinBudget#AUTO} */
-    public BasicCompletionQueue(int depth, long spinNs) {
+    /** @param wait the provider's wait policy; {@code kind} says how its consumer learns of completions */
+    public BasicCompletionQueue(int depth, WaitPolicy wait, WaitPolicy.CqKind kind) {
         if (depth < 1) throw new IllegalArgumentException("cq depth must be >= 1, got " + depth);
-        if (spinNs < 0 && spinNs != SpinBudget.AUTO) throw new IllegalArgumentException("negative spin " + spinNs + " ns");
         this.depth = depth;
-        this.spinNs = spinNs;
+        this.wait = wait;
+        this.kind = kind;
         this.ring = WorkCompletion.array(depth);
     }
 
@@ -86,17 +88,9 @@ public class BasicCompletionQueue implements CompletionQueue {
         LockSupport.parkNanos(this, ns);
     }
 
-    /** The spin budget of a wait starting now when JCCL_SPIN is auto: {@link SpinBudget#autoSpinNs()}. */
-    protected long autoSpinNs() {
-        return SpinBudget.autoSpinNs();
-    }
-
-    /**
-     * How a waiter waits: spins for at least {@code spinNs}, then yields (a peer that cannot wake us
-     * gets the core), then {@link #block}s with a growing period.
-     */
-    protected BackoffIdleStrategy idleStrategy(long spinNs) {
-        return BackoffIdleStrategy.spinningFor(spinNs, this::block);
+    /** Whether this queue's queue pairs move bulk data on threads of their own now (a waiter then spins less). */
+    protected boolean carryingBulk() {
+        return false;
     }
 
     /** Ends the {@link #block} of {@code consumer}, or makes its next one return at once. */
@@ -115,17 +109,34 @@ public class BasicCompletionQueue implements CompletionQueue {
     @Override
     public int poll(WorkCompletion[] out) {
         progress();
-        synchronized (this) {
-            if (overrun) {
-                throw new VerbsException("completion queue overrun: more than " + depth
-                        + " completions were outstanding; size the CQ for every WR that can complete");
-            }
-            int n = (int) Math.min(out.length, tail - head);
-            for (int i = 0; i < n; i++) {
-                out[i].copyFrom(ring[(int) (head % depth)]);
-                head++;
-            }
-            return n;
+        return takeQueued(out, 0);
+    }
+
+    /**
+     * Copies queued completions into {@code out} from index {@code from}, as many as fit; returns how
+     * many. For providers that write some completions straight into the caller's array in their own
+     * {@link #poll} and take the queued ones after.
+     */
+    protected final synchronized int takeQueued(WorkCompletion[] out, int from) {
+        failIfOverrun(0);
+        int n = (int) Math.min(out.length - from, tail - head);
+        for (int i = 0; i < n; i++) {
+            out[from + i].copyFrom(ring[(int) (head % depth)]);
+            head++;
+        }
+        return n;
+    }
+
+    /**
+     * Throws (and stays broken) when the queued completions and {@code unqueued} more that are ready
+     * elsewhere (a provider's own rings, taken straight into the poller's array) exceed the depth:
+     * an application that lets completions pile up past the CQ's size is told so, wherever they wait.
+     */
+    protected final synchronized void failIfOverrun(long unqueued) {
+        if (!overrun && tail - head + unqueued > depth) overrun = true;
+        if (overrun) {
+            throw new VerbsException("completion queue overrun: more than " + depth
+                    + " completions were outstanding; size the CQ for every WR that can complete");
         }
     }
 
@@ -134,7 +145,7 @@ public class BasicCompletionQueue implements CompletionQueue {
         int n = poll(out);
         if (n > 0 || timeoutNs <= 0) return n;
         Deadline deadline = Deadline.after(timeoutNs);
-        BackoffIdleStrategy idle = idleStrategy(spinNs == SpinBudget.AUTO ? autoSpinNs() : spinNs);
+        BackoffIdleStrategy idle = wait.completion(kind, carryingBulk()).strategy(this::block);
         waiter = Thread.currentThread();
         try {
             while (!closed) {

@@ -3,6 +3,7 @@ package dev.jccl.verbs.shm;
 import dev.jccl.trace.Log;
 import dev.jccl.trace.Subsys;
 import dev.jccl.util.BackoffIdleStrategy;
+import dev.jccl.util.WaitPolicy;
 import dev.jccl.util.Deadline;
 import dev.jccl.verbs.Access;
 import dev.jccl.verbs.VerbsException;
@@ -93,7 +94,7 @@ final class PublishedRegions {
         SharedWords.setIntRelease(control, e + ENTRY_SEQ, seq + 2);
         if (SharedWords.getIntVolatile(control, e + ENTRY_ACCESSORS) == 0) return;
         Deadline deadline = Deadline.after(timeoutNs);
-        BackoffIdleStrategy idle = BackoffIdleStrategy.defaults();
+        BackoffIdleStrategy idle = WaitPolicy.stateWait();
         while (SharedWords.getIntVolatile(control, e + ENTRY_ACCESSORS) != 0) {
             if (deadline.expired()) {
                 Log.warn(Subsys.SHM, "deregistering %s: a peer still pins it after JCCL_TIMEOUT (did it die "

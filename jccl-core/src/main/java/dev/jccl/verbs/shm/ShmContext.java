@@ -5,6 +5,7 @@ import dev.jccl.config.Knobs;
 import dev.jccl.trace.Log;
 import dev.jccl.trace.Subsys;
 import dev.jccl.util.Deadline;
+import dev.jccl.util.WaitPolicy;
 import dev.jccl.verbs.CompletionQueue;
 import dev.jccl.verbs.Device;
 import dev.jccl.verbs.DeviceContext;
@@ -40,7 +41,7 @@ final class ShmContext implements DeviceContext {
     private final Device device;
     private final long timeoutNs;
     private final long rnrTimeoutNs;
-    private final long spinNs;
+    private final WaitPolicy waitPolicy;
     private final ShmPaths paths;
     private final long lid;
     private final Arena controlArena = Arena.ofShared();
@@ -60,7 +61,7 @@ final class ShmContext implements DeviceContext {
         this.device = device;
         this.timeoutNs = config.get(Knobs.TIMEOUT_NS);
         this.rnrTimeoutNs = config.get(Knobs.RNR_TIMEOUT_NS);
-        this.spinNs = config.get(Knobs.SPIN_NS);
+        this.waitPolicy = config.waitPolicy(1);
         long heartbeatNs = config.get(Knobs.HEARTBEAT_NS);
         Path dir = Path.of(config.get(Knobs.SHM_DIR)).toAbsolutePath().normalize();
         StaleFiles.sweep(dir);
@@ -100,7 +101,7 @@ final class ShmContext implements DeviceContext {
     long pid() { return paths.pid(); }
     long timeoutNs() { return timeoutNs; }
     long rnrTimeoutNs() { return rnrTimeoutNs; }
-    long spinNs() { return spinNs; }
+    WaitPolicy waitPolicy() { return waitPolicy; }
     SharedAllocations allocations() { return allocations; }
     PublishedRegions publishedRegions() { return publishedRegions; }
     List<ShmProtectionDomain> protectionDomains() { return pds; }

@@ -1,6 +1,7 @@
 package dev.jccl.verbs.shm;
 
 import dev.jccl.util.BackoffIdleStrategy;
+import dev.jccl.util.WaitPolicy;
 import dev.jccl.util.Deadline;
 import dev.jccl.verbs.VerbsException;
 
@@ -49,7 +50,7 @@ final class ShmFiles {
      * filling in the header when its connect info arrives. A missing file fails at once.
      */
     static MemorySegment awaitReady(Path path, long minBytes, int magic, Deadline deadline, Arena arena) {
-        BackoffIdleStrategy idle = BackoffIdleStrategy.defaults();
+        BackoffIdleStrategy idle = WaitPolicy.stateWait();
         String last = "its header is not complete";
         while (true) {
             try {

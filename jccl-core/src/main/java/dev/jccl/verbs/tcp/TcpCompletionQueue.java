@@ -1,6 +1,6 @@
 package dev.jccl.verbs.tcp;
 
-import dev.jccl.util.BackoffIdleStrategy;
+import dev.jccl.util.WaitPolicy;
 import dev.jccl.verbs.VerbsException;
 import dev.jccl.verbs.WorkCompletion;
 import dev.jccl.verbs.base.BasicCompletionQueue;
@@ -43,8 +43,8 @@ final class TcpCompletionQueue extends BasicCompletionQueue {
     private boolean selected;   // consumer thread only: a blocking select just took every socket's bytes
     private boolean deferSelect; // consumer thread only: the next poll leaves the sockets to a wait's select
 
-    TcpCompletionQueue(int depth, long spinNs) {
-        super(depth, spinNs);
+    TcpCompletionQueue(int depth, WaitPolicy wait) {
+        super(depth, wait, WaitPolicy.CqKind.SOCKETS);
         try {
             this.selector = Selector.open();
         } catch (IOException e) {
@@ -133,23 +133,13 @@ final class TcpCompletionQueue extends BasicCompletionQueue {
     }
 
     /**
-     * Spins only for the JCCL_SPIN budget (each round is a system call), and never yields: the peer's
-     * data wakes a blocked consumer at once, while a yield can hand the core to another process for
-     * a whole time slice.
-     */
-    @Override
-    protected BackoffIdleStrategy idleStrategy(long spinNs) {
-        return new BackoffIdleStrategy(0, spinNs, 0, 1_000, 100_000, this::block);
-    }
-
-    /**
      * Bulk transfers run on receiver and sender threads, which a spinning consumer would take a core
-     * from; while any of this queue's queue pairs carries some, the automatic budget is not spent.
+     * from; the wait policy does not spend the automatic budget while any of them carries some.
      */
     @Override
-    protected long autoSpinNs() {
-        for (ReceiverAgent a : attached) if (a.carryingBulk()) return 0;
-        return super.autoSpinNs();
+    protected boolean carryingBulk() {
+        for (ReceiverAgent a : attached) if (a.carryingBulk()) return true;
+        return false;
     }
 
     @Override

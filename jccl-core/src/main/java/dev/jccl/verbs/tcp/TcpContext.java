@@ -2,6 +2,7 @@ package dev.jccl.verbs.tcp;
 
 import dev.jccl.config.Config;
 import dev.jccl.config.Knobs;
+import dev.jccl.util.WaitPolicy;
 import dev.jccl.verbs.CompletionQueue;
 import dev.jccl.verbs.Device;
 import dev.jccl.verbs.DeviceContext;
@@ -27,7 +28,7 @@ final class TcpContext implements DeviceContext {
     private final long timeoutNs;
     private final long rnrTimeoutNs;
     private final long heartbeatNs;
-    private final long spinNs;
+    private final WaitPolicy waitPolicy;
     private final int lanesPerConnection;
     private final TcpListener listener;
     private final AtomicInteger nextQpn = new AtomicInteger(1);
@@ -43,7 +44,7 @@ final class TcpContext implements DeviceContext {
         this.timeoutNs = config.get(Knobs.TIMEOUT_NS);
         this.rnrTimeoutNs = config.get(Knobs.RNR_TIMEOUT_NS);
         this.heartbeatNs = config.get(Knobs.HEARTBEAT_NS);
-        this.spinNs = config.get(Knobs.SPIN_NS);
+        this.waitPolicy = config.waitPolicy(1);
         this.lanesPerConnection = config.get(Knobs.QPS_PER_CONNECTION);
         this.listener = new TcpListener(this);
     }
@@ -77,7 +78,7 @@ final class TcpContext implements DeviceContext {
     @Override
     public CompletionQueue createCq(int depth) {
         checkOpen();
-        TcpCompletionQueue cq = new TcpCompletionQueue(depth, spinNs);
+        TcpCompletionQueue cq = new TcpCompletionQueue(depth, waitPolicy);
         cqs.add(cq);
         return cq;
     }

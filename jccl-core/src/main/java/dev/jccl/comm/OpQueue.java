@@ -1,0 +1,112 @@
+package dev.jccl.comm;
+
+import java.util.concurrent.ConcurrentLinkedQueue;
+
+/**
+ * The operations of one communicator in issue order, run one at a time (all channels of the
+ * current one together), so they complete in issue order like a stream. Callers add from any
+ * thread; everything else runs on whichever thread holds the progress lock.
+ *
+ * <p>It also keeps the time the queue last moved, which is what a stall is measured against: an
+ * issue, a start (before and after building the run, which may connect links), and every pass that
+ * did some work.
+ */
+final class OpQueue {
+    private final ConcurrentLinkedQueue<Operation> queue = new ConcurrentLinkedQueue<>();
+    private final RunBuilder runs;
+    private final LinkTable.AbortCheck abortCheck;
+    private volatile Operation current;
+    private volatile long lastProgressNs = System.nanoTime();
+
+    /** @param abortCheck throws when another rank has failed; called while links are connected */
+    OpQueue(RunBuilder runs, LinkTable.AbortCheck abortCheck) {
+        this.runs = runs;
+        this.abortCheck = abortCheck;
+    }
+
+    void add(Operation op, long nowNs) {
+        lastProgressNs = nowNs;
+        queue.add(op);
+    }
+
+    boolean hasWork() {
+        return current != null || !queue.isEmpty();
+    }
+
+    Operation current() {
+        return current;
+    }
+
+    long lastProgressNs() {
+        return lastProgressNs;
+    }
+
+    void progressed(long nowNs) {
+        lastProgressNs = nowNs;
+    }
+
+    /** Starts the next operation if none runs, advances the current one and finishes it when done. */
+    int advance() {
+        int work = 0;
+        if (current == null) work += startNext();
+        Operation op = current;
+        if (op != null) {
+            work += op.run.advance();
+            if (op.run.finished()) {
+                finish(op);
+                work++;
+            }
+        }
+        return work;
+    }
+
+    private int startNext() {
+        Operation op = queue.poll();
+        if (op == null) return 0;
+        current = op;
+        op.entry.started();
+        lastProgressNs = System.nanoTime();
+        if (op.beforeStart != null) op.beforeStart.run();
+        op.run = runs.build(op, abortCheck);
+        lastProgressNs = System.nanoTime();
+        return 1;
+    }
+
+    private void finish(Operation op) {
+        if (op.afterSuccess != null) op.afterSuccess.run();
+        current = null;
+        op.entry.ended(true);
+        if (op.afterEnd != null) op.afterEnd.run();
+        op.work.complete();
+    }
+
+    /** The communicator failed with {@code f}: the current operation gets the report, queued ones are told they never ran. */
+    void failAll(Failure f) {
+        Operation op = current;
+        if (op != null) {
+            current = null;
+            op.entry.ended(false);
+            if (op.afterEnd != null) op.afterEnd.run();
+            op.work.fail(f.exceptionFor(op.desc, true));
+        }
+        failQueued(f);
+    }
+
+    /** Fails every queued operation with {@code f} (they never ran); returns how many. */
+    int failQueued(Failure f) {
+        int n = 0;
+        Operation op;
+        while ((op = queue.poll()) != null) {
+            op.entry.ended(false);
+            if (op.afterEnd != null) op.afterEnd.run();
+            op.work.fail(f.exceptionFor(op.desc, false));
+            n++;
+        }
+        return n;
+    }
+
+    String describeCurrent() {
+        Operation op = current;
+        return op == null ? "no operation is running" : "running " + op.desc.describe() + " (seq " + op.desc.opSeq() + ")";
+    }
+}

@@ -1,0 +1,90 @@
+package dev.jccl.comm;
+
+import dev.jccl.util.Agent;
+
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * Who runs the communicator's progress now: a caller blocked in {@code await()} or the progress
+ * thread ({@link ProgressAgent}), one at a time under the progress lock, never both. A waiting
+ * caller drives progress itself rather than waiting for the thread to be scheduled; meanwhile the
+ * thread sleeps, and the last caller to leave with operations in flight wakes it.
+ *
+ * <p>The thread also leaves progress to callers for {@code callerGraceNs} after a caller issued or
+ * stopped waiting: a thread that holds the progress lock and loses its core stalls everyone behind
+ * the lock, and with more threads than cores an agent competing with a caller that is about to wait
+ * does exactly that. The numbers and their reasons are {@link dev.jccl.util.WaitPolicy}'s.
+ */
+final class ProgressHandOff {
+    private final Agent work;
+    private final OpQueue ops;
+    private final long callerGraceNs;
+    private final ReentrantLock progressLock = new ReentrantLock();
+    private final AtomicInteger waitingCallers = new AtomicInteger();
+    /** When a caller last issued or waited. */
+    private volatile long callerSeenNs;
+    private volatile ProgressAgent progressThread;
+
+    ProgressHandOff(Agent work, OpQueue ops, long callerGraceNs) {
+        this.work = work;
+        this.ops = ops;
+        this.callerGraceNs = callerGraceNs;
+    }
+
+    /** The thread that runs progress while no caller does. */
+    void thread(ProgressAgent t) {
+        progressThread = t;
+    }
+
+    /** Runs one pass of the work if no other thread is; returns the work done. */
+    int tryProgress() {
+        if (!progressLock.tryLock()) return 0;
+        try {
+            return work.doWork();
+        } finally {
+            progressLock.unlock();
+        }
+    }
+
+    /** Runs {@code action} holding the progress lock (waits for a pass in progress to end). */
+    void exclusively(Runnable action) {
+        progressLock.lock();
+        try {
+            action.run();
+        } finally {
+            progressLock.unlock();
+        }
+    }
+
+    /** Whether a caller is blocked in an await now (it drives progress until it leaves). */
+    boolean callerWaiting() {
+        return waitingCallers.get() > 0;
+    }
+
+    /** How much of the grace after a caller's last issue or wait is left (at most {@code callerGraceNs}). */
+    long callerGraceLeftNs() {
+        return callerGraceNs - (System.nanoTime() - callerSeenNs);
+    }
+
+    /** A caller starts ({@code +1}) or stops ({@code -1}) waiting. */
+    void callerWaiting(int delta) {
+        int now = waitingCallers.addAndGet(delta);
+        callerSeenNs = System.nanoTime();
+        // The thread sleeps long while a caller drives progress; the last caller to leave with
+        // operations still in flight hands them back at once.
+        ProgressAgent t = progressThread;
+        if (now == 0 && t != null && ops.hasWork()) t.wake();
+    }
+
+    /** A caller is issuing an operation; called before it is queued, so the thread sees the grace with it. */
+    void callerIssuing(long nowNs) {
+        callerSeenNs = nowNs;
+    }
+
+    /** An operation was queued: wakes the thread if it sleeps deeply. */
+    void issued() {
+        ProgressAgent t = progressThread;
+        if (t != null) t.kick();
+    }
+}
