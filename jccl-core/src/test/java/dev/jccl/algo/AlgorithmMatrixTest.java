@@ -13,7 +13,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * over several, in long arithmetic (exact) and in double arithmetic (exact only if the reduction
  * order is the documented one).
  */
-@Tag("unit")
+@Tag("slow")
 class AlgorithmMatrixTest {
     @ParameterizedTest(name = "{0} {1} n={2}")
     @MethodSource("dev.jccl.algo.Matrix#combos")

@@ -16,7 +16,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * order may deadlock, and no rank may finish before it could have heard from every rank its output
  * depends on (for the barrier, from every rank).
  */
-@Tag("unit")
+@Tag("slow")
 class ChunkPipelineTest {
     @ParameterizedTest(name = "{0} {1} n={2}")
     @MethodSource("dev.jccl.algo.Matrix#combos")

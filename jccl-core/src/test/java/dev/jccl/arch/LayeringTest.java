@@ -1,8 +1,6 @@
 package dev.jccl.arch;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
-import com.tngtech.archunit.core.importer.ClassFileImporter;
-import com.tngtech.archunit.core.importer.ImportOption;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -24,8 +22,7 @@ class LayeringTest {
 
     @BeforeAll
     static void importClasses() {
-        core = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-                .importPackages("dev.jccl");
+        core = CoreClasses.get();
         pkg = new ExistingPackages(core);
     }
 

@@ -1,8 +1,6 @@
 package dev.jccl.arch;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
-import com.tngtech.archunit.core.importer.ClassFileImporter;
-import com.tngtech.archunit.core.importer.ImportOption;
 import dev.jccl.DataType;
 import dev.jccl.ReduceOp;
 import dev.jccl.comm.CommFactory;
@@ -28,8 +26,7 @@ class RuntimeLayeringTest {
 
     @BeforeAll
     static void importClasses() {
-        core = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-                .importPackages("dev.jccl");
+        core = CoreClasses.get();
         pkg = new ExistingPackages(core);
     }
 

@@ -26,7 +26,7 @@ import static org.junit.jupiter.api.Assertions.fail;
  * the bytes around each destination slice are checked to be untouched.
  */
 @Timeout(300)
-@Tag("unit")
+@Tag("slow")
 class VectorMatchesScalarTest {
     /** First, so that the JIT has compiled the vector loops before the short counts run. */
     private static final long LARGE = 1_000_003;
