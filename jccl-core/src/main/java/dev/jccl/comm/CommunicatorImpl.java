@@ -158,10 +158,11 @@ final class CommunicatorImpl implements Communicator {
         }
     }
 
+    /** A failed communicator says why it failed, even once closed or aborted: that names the rank at fault. */
     private void checkUsable() {
-        if (closed) throw new CommAbortedException("communicator of rank " + who.rank() + " is closed");
         Failure f = engine.failure();
         if (f != null) throw f.afterwards(who.rank());
+        if (closed) throw new CommAbortedException("communicator of rank " + who.rank() + " is closed");
     }
 
     @Override

@@ -84,14 +84,18 @@ final class Failures {
 
     /** The application aborted: tells the other ranks (if the store still answers), breaks every link, and returns the failure. */
     Failure abortedHere() {
-        String why = "rank " + rank + " aborted the communicator";
+        AbortRecord mine = new AbortRecord(Failure.Kind.ABORTED, rank, -1, "rank " + rank + " aborted the communicator");
+        AbortRecord first;
         try {
-            board.raise(new AbortRecord(Failure.Kind.ABORTED, rank, -1, why));
+            first = board.raise(mine);
         } catch (RuntimeException storeDown) {
-            // the other ranks learn of it from the broken links
+            first = mine; // the other ranks learn of it from the broken links
         }
         links.breakAll();
-        return new Failure(Failure.Kind.ABORTED, "rank " + rank + ": " + why + "\n" + recorder.dump(rank), -1, null);
+        // Another rank's failure published first is the cause, and this abort only followed it (a
+        // Spark task killed because a sibling failed, say): callers are told of that rank, not of this one.
+        String why = first == mine ? mine.reason() : first.reason() + " (then rank " + rank + " aborted the communicator)";
+        return new Failure(first.kind(), "rank " + rank + ": " + why + "\n" + recorder.dump(rank), first.lostRank(), null);
     }
 
     Failure handle(Throwable t, Operation op) {

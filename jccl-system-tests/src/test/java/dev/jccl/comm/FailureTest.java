@@ -12,6 +12,8 @@ import org.junit.jupiter.api.Timeout;
 
 import java.lang.foreign.MemorySegment;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -68,5 +70,29 @@ class FailureTest {
             assertTrue(e.getMessage().contains("rank 2 aborted the communicator"), e.getMessage());
         }
         assertNotNull(seen.get(2));
+    }
+
+    /**
+     * Ranks that abort only because another rank failed first (Spark kills a failed task's siblings
+     * this way) still name the rank at fault, in their own abort and in every later call.
+     */
+    @Test
+    @Timeout(60)
+    void anAbortThatFollowsAnotherRanksFailureNamesThatRank() throws Exception {
+        CountDownLatch published = new CountDownLatch(1);
+        List<String> said = CommRanks.run(3, CommRanks.knobs("JCCL_TIMEOUT", "10s"), comm -> {
+            if (comm.rank() == 1) {
+                comm.abort(); // publishes its failure before returning
+                published.countDown();
+                return "";
+            }
+            // Whether this rank's engine has seen rank 1's record yet or not, its abort and later calls name rank 1.
+            assertTrue(published.await(10, TimeUnit.SECONDS));
+            comm.abort();
+            return assertThrows(CommAbortedException.class, () -> comm.barrier()).getMessage();
+        });
+        for (int r : new int[] {0, 2}) {
+            assertTrue(said.get(r).contains("rank 1 aborted the communicator"), "rank " + r + ": " + said.get(r));
+        }
     }
 }
