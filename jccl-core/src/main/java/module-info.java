@@ -26,6 +26,8 @@ module dev.jccl {
     exports dev.jccl.config;
     exports dev.jccl.trace;
     exports dev.jccl.util;
+    // Shared provider code (QP state machine, region table, completion queue) for the UCX provider module.
+    exports dev.jccl.verbs.base to dev.jccl.provider.ucx;
 
     uses dev.jccl.verbs.VerbsProvider;
 
