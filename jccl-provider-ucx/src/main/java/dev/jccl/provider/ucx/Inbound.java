@@ -13,6 +13,8 @@ final class Inbound {
     final long length;
     final boolean rendezvous;
     final long arrivedNs;
+    /** Where an inline WRITE_WITH_IMM's data goes, once its rkey and bounds were checked. */
+    MemorySegment target = MemorySegment.NULL;
     /** A rendezvous receive is under way; later messages wait so receive completions stay in order. */
     boolean receiving;
 

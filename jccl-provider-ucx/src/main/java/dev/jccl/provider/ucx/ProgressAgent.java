@@ -1,9 +1,12 @@
 package dev.jccl.provider.ucx;
 
 import dev.jccl.util.Agent;
+import dev.jccl.trace.Log;
+import dev.jccl.trace.Subsys;
 import dev.jccl.util.BackoffIdleStrategy;
 
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * Keeps a context's worker progressing when nobody polls its completion queues: a put from a tcp
@@ -17,8 +20,7 @@ final class ProgressAgent implements Agent {
     private static final long PEER_CHECK_NS = TimeUnit.MILLISECONDS.toNanos(250);
 
     private final UcxContext context;
-    private final BackoffIdleStrategy idle = new BackoffIdleStrategy(20, 10, TimeUnit.MICROSECONDS.toNanos(20),
-            TimeUnit.MILLISECONDS.toNanos(1));
+    private final BackoffIdleStrategy idle;
     private final Thread thread;
     private volatile boolean running = true;
     private long lastTickNs;
@@ -26,6 +28,12 @@ final class ProgressAgent implements Agent {
 
     ProgressAgent(UcxContext context) {
         this.context = context;
+        // Idle, the agent sleeps on the worker's event fd (when no waiter does), so traffic nobody
+        // polls for (a tcp peer's put, a key request) wakes it at once; naps are capped at 1 ms for the ticks.
+        this.idle = new BackoffIdleStrategy(20, 0, 10, TimeUnit.MICROSECONDS.toNanos(20), TimeUnit.MILLISECONDS.toNanos(1),
+                ns -> {
+                    if (context.consumerWaiting()) LockSupport.parkNanos(ns); else context.sleep(ns);
+                });
         this.thread = Thread.ofPlatform().daemon().name("jccl-ucx-progress").unstarted(this::run);
     }
 
@@ -35,7 +43,9 @@ final class ProgressAgent implements Agent {
 
     @Override
     public int doWork() {
-        int n = context.tryProgress();
+        // A consumer waiting on a queue progresses the worker itself; competing for the lock and
+        // the core with it (two cores, several ranks) costs more than the agent could add.
+        int n = context.consumerWaiting() ? 0 : context.tryProgress();
         long now = System.nanoTime();
         if (now - lastTickNs >= TICK_NS) {
             lastTickNs = now;
@@ -52,7 +62,14 @@ final class ProgressAgent implements Agent {
     }
 
     private void run() {
-        while (running) idle.idle(doWork());
+        while (running) {
+            try {
+                idle.idle(doWork());
+            } catch (RuntimeException e) {
+                // A failing UCX call must not end progress for every queue pair of the context.
+                if (running) Log.warn(Subsys.NET, "NET/UCX progress: %s", e.getMessage());
+            }
+        }
     }
 
     /** Stops the thread and waits (bounded) for it to leave the worker alone. */

@@ -38,6 +38,10 @@ final class Ucp {
             FunctionDescriptor.ofVoid(ADDRESS, ADDRESS));
     static final MethodHandle WORKER_PROGRESS = UcpLibrary.ucp("ucp_worker_progress",
             FunctionDescriptor.of(JAVA_INT, ADDRESS));
+    static final MethodHandle WORKER_GET_EFD = UcpLibrary.ucp("ucp_worker_get_efd",
+            FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
+    static final MethodHandle WORKER_ARM = UcpLibrary.ucp("ucp_worker_arm", FunctionDescriptor.of(JAVA_INT, ADDRESS));
+    static final MethodHandle WORKER_SIGNAL = UcpLibrary.ucp("ucp_worker_signal", FunctionDescriptor.of(JAVA_INT, ADDRESS));
     static final MethodHandle SET_AM_HANDLER = UcpLibrary.ucp("ucp_worker_set_am_recv_handler",
             FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
 
@@ -74,6 +78,9 @@ final class Ucp {
 
     static final MethodHandle OPEN_MEMSTREAM = UcpLibrary.libc("open_memstream", FunctionDescriptor.of(ADDRESS, ADDRESS, ADDRESS));
     static final MethodHandle FCLOSE = UcpLibrary.libc("fclose", FunctionDescriptor.of(JAVA_INT, ADDRESS));
+    /** int ppoll(struct pollfd *fds, nfds_t nfds, const struct timespec *timeout, const sigset_t *mask) */
+    static final MethodHandle PPOLL = UcpLibrary.libc("ppoll",
+            FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS, ADDRESS));
     static final MethodHandle FREE = UcpLibrary.libc("free", FunctionDescriptor.ofVoid(ADDRESS));
 
     /** "Destination is unreachable (-6)": what a ucs_status_t means, for messages. */

@@ -16,6 +16,8 @@ final class UcpLayouts {
     static final long PARAM_FIELD_FEATURES = 1;
     static final long FEATURE_RMA = 2;
     static final long FEATURE_AM = 64;
+    /** An event fd to sleep on (ucp_worker_get_efd/arm), so a waiter is woken by the traffic itself. */
+    static final long FEATURE_WAKEUP = 16;
 
     /** ucp_worker_params_t: 200 bytes. */
     static final long WORKER_PARAMS_BYTES = 200;
@@ -76,6 +78,7 @@ final class UcpLayouts {
     /** ucs_status_t values this module tells apart. */
     static final int UCS_OK = 0;
     static final int UCS_INPROGRESS = 1;
+    static final int UCS_ERR_BUSY = -15;
     static final int UCS_ERR_UNREACHABLE = -6;
     static final int UCS_ERR_CANCELED = -16;
     /** UCS_ERR_LAST: a returned pointer in [-100, 0) is a status, not a request. */

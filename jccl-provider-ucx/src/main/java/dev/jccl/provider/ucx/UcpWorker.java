@@ -28,17 +28,22 @@ final class UcpWorker {
     private final MemorySegment param; // one request-param block, reused under the lock
     private final MemorySegment out;   // out-parameters, reused under the lock
     private final byte[] address;
+    private final int eventFd;
+    private final MemorySegment pollFd;  // struct pollfd {int fd; short events; short revents}
+    private final MemorySegment timespec; // struct timespec {long sec; long nsec}
     private boolean destroyed;
 
     UcpWorker(long amToken) {
         out = arena.allocate(16, 8);
+        pollFd = arena.allocate(8, 8);
+        timespec = arena.allocate(16, 8);
         param = arena.allocate(REQUEST_PARAM_BYTES, 8);
         try {
             check("ucp_config_read", (int) Ucp.CONFIG_READ.invokeExact(MemorySegment.NULL, MemorySegment.NULL, out));
             MemorySegment config = out.get(ADDRESS, 0);
             MemorySegment params = arena.allocate(PARAMS_BYTES, 8);
             params.set(JAVA_LONG, PARAMS_FIELD_MASK, PARAM_FIELD_FEATURES);
-            params.set(JAVA_LONG, PARAMS_FEATURES, FEATURE_RMA | FEATURE_AM);
+            params.set(JAVA_LONG, PARAMS_FEATURES, FEATURE_RMA | FEATURE_AM | FEATURE_WAKEUP);
             int st = (int) Ucp.INIT_VERSION.invokeExact(UcpLibrary.MIN_MAJOR, UcpLibrary.MIN_MINOR, params, config, out);
             Ucp.CONFIG_RELEASE.invokeExact(config);
             check("ucp_init", st);
@@ -49,6 +54,8 @@ final class UcpWorker {
             check("ucp_worker_create", (int) Ucp.WORKER_CREATE.invokeExact(context, wp, out));
             worker = out.get(ADDRESS, 0);
             address = workerAddress();
+            check("ucp_worker_get_efd", (int) Ucp.WORKER_GET_EFD.invokeExact(worker, out));
+            eventFd = out.get(JAVA_INT, 0);
             MemorySegment hp = arena.allocate(AM_HANDLER_PARAM_BYTES, 8);
             hp.set(JAVA_LONG, 0, AM_HANDLER_FIELDS);
             hp.set(JAVA_INT, AM_HANDLER_ID, AM_ID);
@@ -72,6 +79,48 @@ final class UcpWorker {
             return (int) Ucp.WORKER_PROGRESS.invokeExact(worker);
         } catch (Throwable t) {
             throw Ucp.fault("ucp_worker_progress", t);
+        }
+    }
+
+    /**
+     * Arms the event fd after progress found nothing; false when events are already pending (then
+     * progress again rather than sleep). Hold the lock.
+     */
+    boolean arm() {
+        try {
+            int st = (int) Ucp.WORKER_ARM.invokeExact(worker);
+            if (st == UCS_ERR_BUSY) return false;
+            check("ucp_worker_arm", st);
+            return true;
+        } catch (UcpException e) {
+            throw e;
+        } catch (Throwable t) {
+            throw Ucp.fault("ucp_worker_arm", t);
+        }
+    }
+
+    /**
+     * Sleeps on the armed event fd for at most {@code ns}, without the lock: traffic for this worker,
+     * or {@link #signal}, ends it. Only one thread may sleep at a time (the structs are shared).
+     */
+    void sleep(long ns) {
+        pollFd.set(JAVA_INT, 0, eventFd);
+        pollFd.set(java.lang.foreign.ValueLayout.JAVA_SHORT, 4, (short) 1); // POLLIN
+        timespec.set(JAVA_LONG, 0, ns / 1_000_000_000L);
+        timespec.set(JAVA_LONG, 8, ns % 1_000_000_000L);
+        try {
+            int ignored = (int) Ucp.PPOLL.invokeExact(pollFd, 1L, timespec, MemorySegment.NULL);
+        } catch (Throwable t) {
+            throw Ucp.fault("ppoll", t);
+        }
+    }
+
+    /** Wakes a thread in {@link #sleep}; callable from any thread (UCX writes to its event fd). */
+    void signal() {
+        try {
+            int ignored = (int) Ucp.WORKER_SIGNAL.invokeExact(worker);
+        } catch (Throwable t) {
+            throw Ucp.fault("ucp_worker_signal", t);
         }
     }
 

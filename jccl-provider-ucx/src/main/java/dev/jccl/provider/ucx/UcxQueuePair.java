@@ -129,9 +129,17 @@ final class UcxQueuePair implements QueuePair {
         });
     }
 
-    /** Sends one of our messages to the peer's queue pair; {@code data} stays the caller's until acknowledged. */
-    void sendMessage(int kind, long seq, int imm, long data, long bytes, long length) {
-        link.send(kind, seq, imm, 0, length, 0, 0, data, bytes);
+    /**
+     * Sends a SEND or WRITE_WITH_IMM to the peer's queue pair. {@code bytes} of {@code data} travel
+     * with it (none for the immediate of a large write, whose data went by put; then
+     * {@code written} says how much that put wrote). Memory stays the caller's until acknowledged.
+     */
+    void sendMessage(int kind, long seq, int imm, long remoteAddress, int rkey, long data, long bytes, long written) {
+        link.send(kind, seq, imm, remoteAddress, Math.max(bytes, written), rkey, 0, data, bytes);
+    }
+
+    void sendMessage(int kind, long seq, int imm, long remoteAddress, int rkey, long data, long bytes) {
+        sendMessage(kind, seq, imm, remoteAddress, rkey, data, bytes, 0);
     }
 
     void requestKey(int rkey) {

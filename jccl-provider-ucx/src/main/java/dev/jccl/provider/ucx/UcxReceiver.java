@@ -1,8 +1,10 @@
 package dev.jccl.provider.ucx;
 
+import dev.jccl.verbs.Access;
 import dev.jccl.verbs.WcOpcode;
 import dev.jccl.verbs.WcStatus;
 import dev.jccl.verbs.base.ReceiveQueue;
+import dev.jccl.verbs.base.RemoteAccessException;
 
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayDeque;
@@ -45,55 +47,80 @@ final class UcxReceiver {
         while (!arrived.isEmpty() && qp.isUsable()) {
             Inbound in = arrived.peekFirst();
             if (in.receiving) return;
+            if (receives.size() == 0) return;
+            if (!writable(in)) continue;
             ReceiveQueue.Posted r = receives.poll();
             if (r == null) return;
             deliver(in, r);
         }
     }
 
+    /**
+     * A WRITE_WITH_IMM that carries its data names its target by rkey (in {@code flags}): resolved
+     * here, through the same table a peer's key request reads, before a receive is consumed.
+     * A refused one is dropped with REM_ACCESS_ERR to the sender and the region is untouched.
+     */
+    private boolean writable(Inbound in) {
+        AmDescriptor.Header h = in.header;
+        if (h.kind() != AmDescriptor.WRITE_IMM || in.length == 0) return true;
+        try {
+            in.target = qp.pd().regions().resolveRemote(h.a(), in.length, h.flags(), Access.REMOTE_WRITE);
+            return true;
+        } catch (RemoteAccessException e) {
+            arrived.pollFirst();
+            qp.context().release(in);
+            qp.refuse(h.seq(), WcStatus.REM_ACCESS_ERR, e.getMessage());
+            return false;
+        }
+    }
+
     private void deliver(Inbound in, ReceiveQueue.Posted r) {
         AmDescriptor.Header h = in.header;
         if (h.kind() == AmDescriptor.WRITE_IMM) {
-            arrived.pollFirst();
-            qp.context().release(in);
-            qp.recvCq().push(r.wrId(), WcStatus.SUCCESS, WcOpcode.RECV_RDMA_WITH_IMM, h.b(), h.imm(), true, qp.qpn(), "");
-            qp.acknowledge(h.seq());
+            // The data lands before the immediate is raised: the receiver may read it on seeing the CQE.
+            land(in, in.target, () -> complete(r, WcOpcode.RECV_RDMA_WITH_IMM, h));
             return;
         }
-        long bytes = h.b();
-        if (bytes > r.buffer().byteSize()) {
+        if (h.b() > r.buffer().byteSize()) {
             arrived.pollFirst();
             qp.context().release(in);
-            String why = "a SEND of " + bytes + " bytes does not fit the posted receive of " + r.buffer().byteSize();
+            String why = "a SEND of " + h.b() + " bytes does not fit the posted receive of " + r.buffer().byteSize();
             qp.recvCq().push(r.wrId(), WcStatus.LOC_LEN_ERR, WcOpcode.RECV, 0, 0, false, qp.qpn(), why);
             qp.refuse(h.seq(), WcStatus.REM_INV_REQ_ERR, why);
             qp.fail(-1, WcStatus.WR_FLUSH_ERR, why, true);
             return;
         }
+        land(in, r.buffer(), () -> complete(r, WcOpcode.RECV, h));
+    }
+
+    /**
+     * Puts the message's bytes into {@code target}, then runs {@code then}: eager data by one copy
+     * now, rendezvous data by ucp_am_recv_data_nbx straight into the target (later messages wait).
+     */
+    private void land(Inbound in, MemorySegment target, Runnable then) {
         if (!in.rendezvous) {
             arrived.pollFirst();
-            if (bytes > 0) MemorySegment.copy(UcpText.view(in.data, bytes), 0, r.buffer(), 0, bytes);
+            if (in.length > 0) MemorySegment.copy(UcpText.view(in.data, in.length), 0, target, 0, in.length);
             qp.context().release(in);
-            received(r, bytes, h.seq());
+            then.run();
             return;
         }
         in.receiving = true;
-        qp.context().worker().amRecvData(in.data, r.buffer().address(), bytes, qp.context().completion((st, len) -> {
+        qp.context().worker().amRecvData(in.data, target.address(), in.length, qp.context().completion((st, len) -> {
             arrived.remove(in);
             if (st == UCS_OK) {
-                received(r, bytes, h.seq());
+                then.run();
                 drain();
             } else {
-                String why = "receiving a rendezvous SEND failed: " + Ucp.statusText(st);
-                qp.recvCq().push(r.wrId(), WcStatus.WR_FLUSH_ERR, WcOpcode.RECV, 0, 0, false, qp.qpn(), why);
-                qp.fail(-1, WcStatus.WR_FLUSH_ERR, why, true);
+                qp.fail(-1, WcStatus.WR_FLUSH_ERR, "receiving a rendezvous message failed: " + Ucp.statusText(st), true);
             }
         }));
     }
 
-    private void received(ReceiveQueue.Posted r, long bytes, long seq) {
-        qp.recvCq().push(r.wrId(), WcStatus.SUCCESS, WcOpcode.RECV, bytes, 0, false, qp.qpn(), "");
-        qp.acknowledge(seq);
+    private void complete(ReceiveQueue.Posted r, WcOpcode opcode, AmDescriptor.Header h) {
+        boolean imm = opcode == WcOpcode.RECV_RDMA_WITH_IMM;
+        qp.recvCq().push(r.wrId(), WcStatus.SUCCESS, opcode, h.b(), imm ? h.imm() : 0, imm, qp.qpn(), "");
+        qp.acknowledge(h.seq());
     }
 
     /** Refuses messages that waited past the RNR timeout with no receive posted. */

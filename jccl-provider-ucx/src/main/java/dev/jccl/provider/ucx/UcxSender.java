@@ -21,11 +21,15 @@ import static dev.jccl.provider.ucx.UcpLayouts.UCS_OK;
  * All methods run under the worker lock.
  *
  * <p><b>Why data precedes the immediate.</b> UCX orders neither a put against a later active
- * message nor puts against each other. A WRITE_WITH_IMM is therefore a put, then
+ * message nor puts against each other. A large WRITE_WITH_IMM is therefore a put, then
  * {@code ucp_ep_flush_nbx}, and only when the flush has completed (every put on the endpoint is
- * complete at the target) the immediate as an active message. The same barrier stands before a
- * SEND or READ that follows puts, which gives RC's ordering: what was written before is visible.
- * Requests queue behind a barrier, so they still leave in posting order.
+ * complete at the target) the immediate as an active message. A small one (at most
+ * {@link #INLINE_IMM_BYTES}, when no put is unflushed) is one active message carrying data and
+ * immediate together: the target checks the key, copies the data into the region and only then
+ * raises the immediate, so the order holds by construction and the flush's round trip is saved
+ * (credits and small chunks are all this kind). The same barrier stands before a SEND or READ that
+ * follows puts, which gives RC's ordering: what was written before is visible. Requests queue
+ * behind a barrier, so they still leave in posting order.
  *
  * <p><b>When a request completes.</b> A WRITE completes when a flush issued after it completes (the
  * data is at the target), a READ when its get completes, a SEND or WRITE_WITH_IMM when the receiver
@@ -33,6 +37,9 @@ import static dev.jccl.provider.ucx.UcpLayouts.UCS_OK;
  * posting order; one that finishes early waits in {@code done} for those before it.
  */
 final class UcxSender {
+    /** The largest WRITE_WITH_IMM sent as one active message; below UCX's eager limits on shm and tcp. */
+    static final long INLINE_IMM_BYTES = 4096;
+
     private record Pending(OutstandingSends.Entry entry, SendWr wr, MemorySegment local) {}
 
     private final UcxQueuePair qp;
@@ -59,7 +66,8 @@ final class UcxSender {
             Pending p = pending.peekFirst();
             Opcode op = p.wr().opcode();
             if (op != Opcode.SEND && !resolveKey(p)) return;
-            if ((op == Opcode.SEND || op == Opcode.RDMA_READ) && !unflushed.isEmpty()) {
+            boolean inline = op == Opcode.RDMA_WRITE_WITH_IMM && p.local().byteSize() <= INLINE_IMM_BYTES;
+            if ((op == Opcode.SEND || op == Opcode.RDMA_READ || inline) && !unflushed.isEmpty()) {
                 barrier(null);
                 return;
             }
@@ -70,15 +78,20 @@ final class UcxSender {
                     unflushed.add(p.entry());
                 }
                 case RDMA_WRITE_WITH_IMM -> {
+                    if (inline) {
+                        qp.sendMessage(AmDescriptor.WRITE_IMM, p.entry().seq(), p.wr().imm(), p.wr().remoteAddress(),
+                                p.wr().rkey(), p.local().address(), p.local().byteSize());
+                        continue;
+                    }
                     put(p);
-                    barrier(() -> qp.sendMessage(AmDescriptor.WRITE_IMM, p.entry().seq(), p.wr().imm(), 0, 0,
-                            p.wr().local().length()));
+                    barrier(() -> qp.sendMessage(AmDescriptor.WRITE_IMM, p.entry().seq(), p.wr().imm(), 0, 0, 0, 0,
+                            p.local().byteSize()));
                 }
                 case RDMA_READ -> qp.context().worker().get(qp.ep(), p.local().address(), p.local().byteSize(),
                         p.wr().remoteAddress(), keys.get(p.wr().rkey()).handle(), qp.context().completion(
                                 (st, len) -> completed(p.entry().seq(), st, "get")));
-                case SEND -> qp.sendMessage(AmDescriptor.SEND, p.entry().seq(), 0, p.local().address(),
-                        p.local().byteSize(), p.local().byteSize());
+                case SEND -> qp.sendMessage(AmDescriptor.SEND, p.entry().seq(), 0, 0, 0, p.local().address(),
+                        p.local().byteSize());
             }
         }
         if (!blocked && !unflushed.isEmpty()) barrier(null);
