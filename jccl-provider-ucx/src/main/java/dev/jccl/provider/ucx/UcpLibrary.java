@@ -43,7 +43,7 @@ final class UcpLibrary {
             version = v[0] + "." + v[1] + "." + v[2];
             cause = versionProblem(v[0], v[1]);
         } catch (IllegalArgumentException | UnsatisfiedLinkError e) {
-            cause = "libucp is not installed (" + e.getMessage() + "); install it with `" + INSTALL_HINT + "`";
+            cause = missingCause(e.getMessage());
         }
         UCP = ucp;
         UCS = ucs;
@@ -61,6 +61,11 @@ final class UcpLibrary {
     /** "1.13.1", or empty when the library is missing. */
     static String version() {
         return VERSION;
+    }
+
+    /** What devinfo and skipped tests say when libucp cannot be loaded. */
+    static String missingCause(String detail) {
+        return "libucp is not installed (" + detail + "); install it with `" + INSTALL_HINT + "`";
     }
 
     /**

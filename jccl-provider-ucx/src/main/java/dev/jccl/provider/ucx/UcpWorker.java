@@ -28,15 +28,11 @@ final class UcpWorker {
     private final MemorySegment param; // one request-param block, reused under the lock
     private final MemorySegment out;   // out-parameters, reused under the lock
     private final byte[] address;
-    private final int eventFd;
-    private final MemorySegment pollFd;  // struct pollfd {int fd; short events; short revents}
-    private final MemorySegment timespec; // struct timespec {long sec; long nsec}
+    private final UcpWakeup wakeup;
     private boolean destroyed;
 
     UcpWorker(long amToken) {
         out = arena.allocate(16, 8);
-        pollFd = arena.allocate(8, 8);
-        timespec = arena.allocate(16, 8);
         param = arena.allocate(REQUEST_PARAM_BYTES, 8);
         try {
             check("ucp_config_read", (int) Ucp.CONFIG_READ.invokeExact(MemorySegment.NULL, MemorySegment.NULL, out));
@@ -54,8 +50,7 @@ final class UcpWorker {
             check("ucp_worker_create", (int) Ucp.WORKER_CREATE.invokeExact(context, wp, out));
             worker = out.get(ADDRESS, 0);
             address = workerAddress();
-            check("ucp_worker_get_efd", (int) Ucp.WORKER_GET_EFD.invokeExact(worker, out));
-            eventFd = out.get(JAVA_INT, 0);
+            wakeup = new UcpWakeup(worker, arena);
             MemorySegment hp = arena.allocate(AM_HANDLER_PARAM_BYTES, 8);
             hp.set(JAVA_LONG, 0, AM_HANDLER_FIELDS);
             hp.set(JAVA_INT, AM_HANDLER_ID, AM_ID);
@@ -73,54 +68,17 @@ final class UcpWorker {
         return address.clone();
     }
 
+    /** The worker's event fd: arm, sleep, signal. */
+    UcpWakeup wakeup() {
+        return wakeup;
+    }
+
     /** Runs callbacks for whatever has arrived; returns how many events it handled. Hold the lock. */
     int progress() {
         try {
             return (int) Ucp.WORKER_PROGRESS.invokeExact(worker);
         } catch (Throwable t) {
             throw Ucp.fault("ucp_worker_progress", t);
-        }
-    }
-
-    /**
-     * Arms the event fd after progress found nothing; false when events are already pending (then
-     * progress again rather than sleep). Hold the lock.
-     */
-    boolean arm() {
-        try {
-            int st = (int) Ucp.WORKER_ARM.invokeExact(worker);
-            if (st == UCS_ERR_BUSY) return false;
-            check("ucp_worker_arm", st);
-            return true;
-        } catch (UcpException e) {
-            throw e;
-        } catch (Throwable t) {
-            throw Ucp.fault("ucp_worker_arm", t);
-        }
-    }
-
-    /**
-     * Sleeps on the armed event fd for at most {@code ns}, without the lock: traffic for this worker,
-     * or {@link #signal}, ends it. Only one thread may sleep at a time (the structs are shared).
-     */
-    void sleep(long ns) {
-        pollFd.set(JAVA_INT, 0, eventFd);
-        pollFd.set(java.lang.foreign.ValueLayout.JAVA_SHORT, 4, (short) 1); // POLLIN
-        timespec.set(JAVA_LONG, 0, ns / 1_000_000_000L);
-        timespec.set(JAVA_LONG, 8, ns % 1_000_000_000L);
-        try {
-            int ignored = (int) Ucp.PPOLL.invokeExact(pollFd, 1L, timespec, MemorySegment.NULL);
-        } catch (Throwable t) {
-            throw Ucp.fault("ppoll", t);
-        }
-    }
-
-    /** Wakes a thread in {@link #sleep}; callable from any thread (UCX writes to its event fd). */
-    void signal() {
-        try {
-            int ignored = (int) Ucp.WORKER_SIGNAL.invokeExact(worker);
-        } catch (Throwable t) {
-            throw Ucp.fault("ucp_worker_signal", t);
         }
     }
 

@@ -145,11 +145,11 @@ final class UcxContext implements DeviceContext {
             try {
                 if (closed || worker.destroyed()) return;
                 while (worker.progress() > 0) runEvents();
-                armed = runEvents() == 0 && worker.arm();
+                armed = runEvents() == 0 && worker.wakeup().arm();
             } finally {
                 worker.lock.unlock();
             }
-            if (armed) worker.sleep(ns);
+            if (armed) worker.wakeup().sleep(ns);
         } finally {
             fdSleeper.set(false);
         }
@@ -176,7 +176,7 @@ final class UcxContext implements DeviceContext {
 
     /** Ends a {@link #sleep} in progress (a completion was pushed by another thread). */
     void wakeSleeper() {
-        if (fdSleeper.get() && !closed) worker.signal();
+        if (fdSleeper.get() && !closed) worker.wakeup().signal();
     }
 
     /** Periodic duties of the agent: RNR deadlines and, for same-host peers, whether they still live. */

@@ -6,7 +6,6 @@ import dev.jccl.DataType;
 import dev.jccl.Jccl;
 import dev.jccl.ReduceOp;
 import dev.jccl.bootstrap.MemoryStore;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -36,10 +35,7 @@ class UcxCollectivesTest {
     @ValueSource(longs = {1, 1_000_003, 4L << 20})
     @Timeout(180)
     void allReduceAndAllGatherGiveEveryRankTheSameBits(long count) throws Exception {
-        UcpLibrary.unavailabilityCause().ifPresent(cause -> {
-            System.err.println("SKIPPED UCX collectives: " + cause);
-            Assumptions.abort(cause);
-        });
+        UcxTests.assumeUcpLoads();
         MemoryStore store = new MemoryStore();
         ExecutorService pool = Executors.newFixedThreadPool(RANKS);
         try {

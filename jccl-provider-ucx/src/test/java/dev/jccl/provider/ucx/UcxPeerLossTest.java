@@ -9,7 +9,6 @@ import dev.jccl.ReduceOp;
 import dev.jccl.bootstrap.TcpStoreClient;
 import dev.jccl.bootstrap.TcpStoreServer;
 import dev.jccl.util.AuthHandshake;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -39,10 +38,7 @@ class UcxPeerLossTest {
     @Test
     @Timeout(120)
     void aKilledRankIsNamedByEverySurvivorWithinFiveSeconds() throws Exception {
-        UcpLibrary.unavailabilityCause().ifPresent(cause -> {
-            System.err.println("SKIPPED UCX peer loss: " + cause);
-            Assumptions.abort(cause);
-        });
+        UcxTests.assumeUcpLoads();
         String token = AuthHandshake.newToken();
         ExecutorService pool = Executors.newFixedThreadPool(2);
         Process child = null;
