@@ -64,7 +64,7 @@ final class PeerLink {
         peerQpn = qpn;
         peerContext = contextId;
         transports = UcxTransports.ofEndpoint(ctx.worker().endpointInfo(ep));
-        if (!transports.endsWith(" memory")) ctx.networkPeerConnected();
+        if (!transports.endsWith(" memory")) ctx.waits().networkPeerConnected();
     }
 
     /** Why the peer is known to be gone (same host only: its context or process), or null. */

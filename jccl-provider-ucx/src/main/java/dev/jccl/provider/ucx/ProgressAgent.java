@@ -32,7 +32,7 @@ final class ProgressAgent implements Agent {
         // polls for (a tcp peer's put, a key request) wakes it at once; naps are capped at 1 ms for the ticks.
         this.idle = new BackoffIdleStrategy(20, 0, 10, TimeUnit.MICROSECONDS.toNanos(20), TimeUnit.MILLISECONDS.toNanos(1),
                 ns -> {
-                    if (context.consumerWaiting()) LockSupport.parkNanos(ns); else context.sleep(ns);
+                    if (context.waits().consumerWaiting()) LockSupport.parkNanos(ns); else context.waits().sleep(ns);
                 });
         this.thread = Thread.ofPlatform().daemon().name("jccl-ucx-progress").unstarted(this::run);
     }
@@ -45,7 +45,7 @@ final class ProgressAgent implements Agent {
     public int doWork() {
         // A consumer waiting on a queue progresses the worker itself; competing for the lock and
         // the core with it (two cores, several ranks) costs more than the agent could add.
-        int n = context.consumerWaiting() ? 0 : context.tryProgress();
+        int n = context.waits().consumerWaiting() ? 0 : context.tryProgress();
         long now = System.nanoTime();
         if (now - lastTickNs >= TICK_NS) {
             lastTickNs = now;

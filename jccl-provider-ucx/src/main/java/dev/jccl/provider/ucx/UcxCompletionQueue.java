@@ -26,11 +26,11 @@ final class UcxCompletionQueue extends BasicCompletionQueue {
 
     @Override
     public int await(WorkCompletion[] out, long timeoutNs) {
-        context.consumerWaiting(true);
+        context.waits().consumerWaiting(true);
         try {
             return super.await(out, timeoutNs);
         } finally {
-            context.consumerWaiting(false);
+            context.waits().consumerWaiting(false);
         }
     }
 
@@ -43,12 +43,12 @@ final class UcxCompletionQueue extends BasicCompletionQueue {
      */
     @Override
     protected void block(long ns) {
-        if (ns >= FD_SLEEP_FROM_NS && context.hasNetworkPeers()) context.sleep(ns); else super.block(ns);
+        if (ns >= FD_SLEEP_FROM_NS && context.waits().hasNetworkPeers()) context.waits().sleep(ns); else super.block(ns);
     }
 
     @Override
     protected void wake(Thread consumer) {
-        context.wakeSleeper();
+        context.waits().wakeSleeper();
         super.wake(consumer);
     }
 }

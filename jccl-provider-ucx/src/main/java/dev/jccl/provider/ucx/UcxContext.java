@@ -16,10 +16,8 @@ import java.util.ArrayList;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
 
 /**
@@ -51,9 +49,7 @@ final class UcxContext implements DeviceContext {
     private final WaitPolicy waitPolicy;
     private final ProgressAgent agent;
     private final PeerAddress address;
-    private final AtomicBoolean fdSleeper = new AtomicBoolean();
-    private final AtomicInteger waitingConsumers = new AtomicInteger();
-    private volatile boolean networkPeers;
+    private final WorkerWaits waits = new WorkerWaits(this);
     private volatile boolean closed;
 
     UcxContext(Device device, Config config) {
@@ -127,56 +123,23 @@ final class UcxContext implements DeviceContext {
         }
     }
 
+    WorkerWaits waits() {
+        return waits;
+    }
+
     /**
-     * Sleeps at most {@code ns} on the worker's event fd, so the peer's message itself wakes the
-     * sleeper (one system call, as a socket waiter sleeps), rather than a park that only a second
-     * thread's progress could end. Progress runs once more and the fd is armed under the lock before
-     * sleeping, so nothing that arrived before is slept through. One thread sleeps on the fd at a
-     * time; another parks instead and is woken by whoever pushes its completion.
+     * Under the lock: progresses until nothing is left, then arms the event fd. False when the
+     * context is closed or events are pending, so the caller must not sleep.
      */
-    void sleep(long ns) {
-        if (!fdSleeper.compareAndSet(false, true)) {
-            LockSupport.parkNanos(ns);
-            return;
-        }
+    boolean quietAndArmed() {
+        worker.lock.lock();
         try {
-            boolean armed;
-            worker.lock.lock();
-            try {
-                if (closed || worker.destroyed()) return;
-                while (worker.progress() > 0) runEvents();
-                armed = runEvents() == 0 && worker.wakeup().arm();
-            } finally {
-                worker.lock.unlock();
-            }
-            if (armed) worker.wakeup().sleep(ns);
+            if (closed || worker.destroyed()) return false;
+            while (worker.progress() > 0) runEvents();
+            return runEvents() == 0 && worker.wakeup().arm();
         } finally {
-            fdSleeper.set(false);
+            worker.lock.unlock();
         }
-    }
-
-    /** A connection of this context runs over a network transport (not host memory). */
-    void networkPeerConnected() {
-        networkPeers = true;
-    }
-
-    boolean hasNetworkPeers() {
-        return networkPeers;
-    }
-
-    /** A consumer starts or stops waiting on one of this context's queues (it then drives progress). */
-    void consumerWaiting(boolean waiting) {
-        if (waiting) waitingConsumers.incrementAndGet(); else waitingConsumers.decrementAndGet();
-    }
-
-    /** Whether a consumer is waiting now; the agent then stays out of its way. */
-    boolean consumerWaiting() {
-        return waitingConsumers.get() > 0;
-    }
-
-    /** Ends a {@link #sleep} in progress (a completion was pushed by another thread). */
-    void wakeSleeper() {
-        if (fdSleeper.get() && !closed) worker.wakeup().signal();
     }
 
     /** Periodic duties of the agent: RNR deadlines and, for same-host peers, whether they still live. */
