@@ -51,6 +51,9 @@ final class UcpLayouts {
     static final long REQUEST_FLAGS = 4;
     static final long REQUEST_CB = 16;
     static final long REQUEST_USER_DATA = 32;
+    static final long REQUEST_MEMH = 64;
+    /** UCP_OP_ATTR_FIELD_MEMH: the local buffer's memory handle, so UCX need not look it up or register it. */
+    static final int OP_ATTR_FIELD_MEMH = 256;
     static final int OP_ATTR_FIELD_CALLBACK = 2;
     static final int OP_ATTR_FIELD_USER_DATA = 4;
     static final int OP_ATTR_FIELD_FLAGS = 16;

@@ -118,13 +118,22 @@ final class UcpWorker {
         }
     }
 
-    void put(MemorySegment ep, long local, long bytes, long remote, MemorySegment rkey, UcpCallbacks.Completion done) {
+    /**
+     * Writes {@code bytes} at {@code local} to {@code remote} under {@code rkey}. {@code memh} is the
+     * local region's handle from ucp_mem_map (or null): with it the transport moves the data straight
+     * from registered memory (the NIC's DMA on InfiniBand) without a registration-cache lookup.
+     */
+    void put(MemorySegment ep, long local, long bytes, long remote, MemorySegment rkey, MemorySegment memh,
+             UcpCallbacks.Completion done) {
         long token = prepare(done, 0);
+        withMemh(memh);
         submit(call(Ucp.PUT_NBX, ep, local, bytes, remote, rkey), token, done);
     }
 
-    void get(MemorySegment ep, long local, long bytes, long remote, MemorySegment rkey, UcpCallbacks.Completion done) {
+    void get(MemorySegment ep, long local, long bytes, long remote, MemorySegment rkey, MemorySegment memh,
+             UcpCallbacks.Completion done) {
         long token = prepare(done, 0);
+        withMemh(memh);
         submit(call(Ucp.GET_NBX, ep, local, bytes, remote, rkey), token, done);
     }
 
@@ -218,6 +227,12 @@ final class UcpWorker {
         param.set(ADDRESS, REQUEST_CB, UcpCallbacks.SEND_CB);
         param.set(ADDRESS, REQUEST_USER_DATA, MemorySegment.ofAddress(token));
         return token;
+    }
+
+    private void withMemh(MemorySegment memh) {
+        if (memh == null) return;
+        param.set(JAVA_INT, REQUEST_OP_ATTR_MASK, param.get(JAVA_INT, REQUEST_OP_ATTR_MASK) | OP_ATTR_FIELD_MEMH);
+        param.set(ADDRESS, REQUEST_MEMH, memh);
     }
 
     private MemorySegment call(MethodHandle rma, MemorySegment ep, long local, long bytes, long remote, MemorySegment rkey) {

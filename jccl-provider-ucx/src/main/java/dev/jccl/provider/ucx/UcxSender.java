@@ -4,6 +4,7 @@ import dev.jccl.verbs.Access;
 import dev.jccl.verbs.Opcode;
 import dev.jccl.verbs.SendWr;
 import dev.jccl.verbs.WcStatus;
+import dev.jccl.verbs.base.LocalRegion;
 import dev.jccl.verbs.base.OutstandingSends;
 
 import java.lang.foreign.MemorySegment;
@@ -88,7 +89,7 @@ final class UcxSender {
                             p.local().byteSize()));
                 }
                 case RDMA_READ -> qp.context().worker().get(qp.ep(), p.local().address(), p.local().byteSize(),
-                        p.wr().remoteAddress(), keys.get(p.wr().rkey()).handle(), qp.context().completion(
+                        p.wr().remoteAddress(), keys.get(p.wr().rkey()).handle(), localMemh(p), qp.context().completion(
                                 (st, len) -> completed(p.entry().seq(), st, "get")));
                 case SEND -> qp.sendMessage(AmDescriptor.SEND, p.entry().seq(), 0, 0, 0, p.local().address(),
                         p.local().byteSize());
@@ -116,9 +117,16 @@ final class UcxSender {
     private void put(Pending p) {
         if (p.local().byteSize() == 0) return;
         qp.context().worker().put(qp.ep(), p.local().address(), p.local().byteSize(), p.wr().remoteAddress(),
-                keys.get(p.wr().rkey()).handle(), qp.context().completion((st, len) -> {
+                keys.get(p.wr().rkey()).handle(), localMemh(p), qp.context().completion((st, len) -> {
                     if (st != UCS_OK) failed(p.entry().seq(), st, "put");
                 }));
+    }
+
+    /** The ucp_mem_map handle of the request's local region (its lkey was checked at posting). */
+    private MemorySegment localMemh(Pending p) {
+        LocalRegion r = qp.pd().regions().byLkey(p.wr().local().lkey());
+        UcxProtectionDomain.Mapping m = r == null ? null : qp.pd().mapping(r);
+        return m == null ? null : m.memh();
     }
 
     /** Flushes the endpoint; the writes before it complete, then {@code then} runs and the queue moves on. */
