@@ -28,11 +28,14 @@ final class ProgressAgent implements Agent {
 
     ProgressAgent(UcxContext context) {
         this.context = context;
-        // Idle, the agent sleeps on the worker's event fd (when no waiter does), so traffic nobody
-        // polls for (a tcp peer's put, a key request) wakes it at once; naps are capped at 1 ms for the ticks.
+        // Idle, the agent sleeps on the worker's event fd when the context has network peers and no
+        // consumer waits, so traffic nobody polls for (a tcp peer's put, a key request) wakes it at
+        // once. On host memory it parks: an armed worker makes every sender signal it, and waking
+        // per message took the core from the waiting consumer (8 B write_lat 19 us against 2 us).
         this.idle = new BackoffIdleStrategy(20, 0, 10, TimeUnit.MICROSECONDS.toNanos(20), TimeUnit.MILLISECONDS.toNanos(1),
                 ns -> {
-                    if (context.waits().consumerWaiting()) LockSupport.parkNanos(ns); else context.waits().sleep(ns);
+                    WorkerWaits waits = context.waits();
+                    if (waits.consumerWaiting() || !waits.hasNetworkPeers()) LockSupport.parkNanos(ns); else waits.sleep(ns);
                 });
         this.thread = Thread.ofPlatform().daemon().name("jccl-ucx-progress").unstarted(this::run);
     }
