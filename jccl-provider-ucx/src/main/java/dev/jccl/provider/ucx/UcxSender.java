@@ -88,9 +88,15 @@ final class UcxSender {
                     barrier(() -> qp.sendMessage(AmDescriptor.WRITE_IMM, p.entry().seq(), p.wr().imm(), 0, 0, 0, 0,
                             p.local().byteSize()));
                 }
-                case RDMA_READ -> qp.context().worker().get(qp.ep(), p.local().address(), p.local().byteSize(),
-                        p.wr().remoteAddress(), keys.get(p.wr().rkey()).handle(), localMemh(p), qp.context().completion(
-                                (st, len) -> completed(p.entry().seq(), st, "get")));
+                case RDMA_READ -> {
+                    if (p.local().byteSize() == 0) {
+                        completed(p.entry().seq(), UCS_OK, "get"); // nothing to fetch; the key was checked
+                        continue;
+                    }
+                    qp.context().worker().get(qp.ep(), p.local().address(), p.local().byteSize(),
+                            p.wr().remoteAddress(), keys.get(p.wr().rkey()).handle(), localMemh(p),
+                            qp.context().completion((st, len) -> completed(p.entry().seq(), st, "get")));
+                }
                 case SEND -> qp.sendMessage(AmDescriptor.SEND, p.entry().seq(), 0, 0, 0, p.local().address(),
                         p.local().byteSize());
             }
@@ -172,6 +178,7 @@ final class UcxSender {
             failed(seq, status, what);
             return;
         }
+        if (seq < nextToComplete) return; // already reported (an answer for a request a flush completed)
         doneAhead.set((int) (seq - nextToComplete));
         int run = doneAhead.nextClearBit(0);
         if (run == 0) return;
