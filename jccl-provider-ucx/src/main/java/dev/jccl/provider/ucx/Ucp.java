@@ -53,6 +53,7 @@ final class Ucp {
 
     static final MethodHandle MEM_MAP = UcpLibrary.ucp("ucp_mem_map",
             FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS));
+    static final MethodHandle MEM_QUERY = UcpLibrary.ucp("ucp_mem_query", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
     static final MethodHandle MEM_UNMAP = UcpLibrary.ucp("ucp_mem_unmap", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
     static final MethodHandle RKEY_PACK = UcpLibrary.ucp("ucp_rkey_pack",
             FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS, ADDRESS));

@@ -44,6 +44,17 @@ final class UcpLayouts {
     static final long MEM_MAP_LENGTH = 16;
     static final long MEM_MAP_FIELD_ADDRESS = 1;
     static final long MEM_MAP_FIELD_LENGTH = 2;
+    static final long MEM_MAP_FLAGS = 24;
+    static final long MEM_MAP_FIELD_FLAGS = 4;
+    /** UCP_MEM_MAP_ALLOCATE: UCX allocates the memory itself, from the memory domain peers reach best. */
+    static final int MEM_MAP_ALLOCATE = 2;
+
+    /** ucp_mem_attr_t: 32 bytes, for ucp_mem_query. */
+    static final long MEM_ATTR_BYTES = 32;
+    static final long MEM_ATTR_ADDRESS = 8;
+    static final long MEM_ATTR_LENGTH = 16;
+    static final long MEM_ATTR_FIELD_ADDRESS = 1;
+    static final long MEM_ATTR_FIELD_LENGTH = 2;
 
     /** ucp_request_param_t: 72 bytes; the callback union sits at 16, user_data at 32. */
     static final long REQUEST_PARAM_BYTES = 72;

@@ -33,6 +33,35 @@ final class UcpMemory {
         }
     }
 
+    /** Memory UCX allocated and registered: its handle, where it is, and how long. */
+    record Allocation(MemorySegment memh, long address, long length) {}
+
+    /**
+     * Allocates {@code bytes} through UCX (UCP_MEM_MAP_ALLOCATE). On one host UCX takes it from a
+     * shared-memory domain (sysv or posix), so a peer's put becomes a plain copy into a mapping, as
+     * in jccl's own shm provider, instead of a kernel copy (cma) into private memory.
+     */
+    static Allocation allocate(UcpWorker w, long bytes) {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment p = a.allocate(MEM_MAP_PARAMS_BYTES, 8);
+            p.set(JAVA_LONG, 0, MEM_MAP_FIELD_ADDRESS | MEM_MAP_FIELD_LENGTH | MEM_MAP_FIELD_FLAGS);
+            p.set(ADDRESS, MEM_MAP_ADDRESS, MemorySegment.NULL);
+            p.set(JAVA_LONG, MEM_MAP_LENGTH, bytes);
+            p.set(java.lang.foreign.ValueLayout.JAVA_INT, MEM_MAP_FLAGS, MEM_MAP_ALLOCATE);
+            MemorySegment out = a.allocate(ADDRESS);
+            UcpWorker.check("ucp_mem_map(ALLOCATE)", (int) Ucp.MEM_MAP.invokeExact(w.context(), p, out));
+            MemorySegment memh = out.get(ADDRESS, 0);
+            MemorySegment attr = a.allocate(MEM_ATTR_BYTES, 8);
+            attr.set(JAVA_LONG, 0, MEM_ATTR_FIELD_ADDRESS | MEM_ATTR_FIELD_LENGTH);
+            UcpWorker.check("ucp_mem_query", (int) Ucp.MEM_QUERY.invokeExact(memh, attr));
+            return new Allocation(memh, attr.get(ADDRESS, MEM_ATTR_ADDRESS).address(), attr.get(JAVA_LONG, MEM_ATTR_LENGTH));
+        } catch (UcpWorker.UcpException e) {
+            throw e;
+        } catch (Throwable t) {
+            throw Ucp.fault("ucp_mem_map(ALLOCATE)", t);
+        }
+    }
+
     static void unmap(UcpWorker w, MemorySegment memh) {
         try {
             UcpWorker.check("ucp_mem_unmap", (int) Ucp.MEM_UNMAP.invokeExact(w.context(), memh));

@@ -27,12 +27,13 @@ import java.util.Set;
  */
 final class UcxProtectionDomain implements ProtectionDomain {
     /** What UCX holds for one region: its memory handle and packed rkey (null for 0 bytes). */
-    record Mapping(MemorySegment memh, byte[] packed, MemorySegment packedNative) {}
+    record Mapping(MemorySegment memh, byte[] packed, MemorySegment packedNative, boolean owned) {}
 
     private final UcxContext context;
     private final RegionTable regions = new RegionTable();
     private final Arena arena = Arena.ofShared();
     private final Map<LocalRegion, Mapping> mappings = new HashMap<>(); // guarded by the worker lock
+    private final List<Allocated> allocations = new ArrayList<>();     // guarded by the worker lock
     private final List<UcxQueuePair> qps = new ArrayList<>();         // guarded by the worker lock
     private boolean closed;
 
@@ -48,13 +49,38 @@ final class UcxProtectionDomain implements ProtectionDomain {
         return mappings.get(r);
     }
 
+    /** Memory from {@link #allocate}: UCX's allocation and the rkey packed for all of it, once. */
+    private record Allocated(UcpMemory.Allocation memory, Mapping mapping) {
+        boolean contains(long address, long length) {
+            return address >= memory.address() && length <= memory.length() - (address - memory.address());
+        }
+    }
+
+    /**
+     * Memory UCX allocates and registers (UCP_MEM_MAP_ALLOCATE): on one host a shared mapping the
+     * peer's UCX attaches, so a put into it is one plain copy. Regions registered inside it reuse its
+     * memory handle and packed rkey (bounds are this domain's own check). It lives until the domain
+     * closes; the segment is bound to the domain's arena, so a use after that fails instead of
+     * touching unmapped memory.
+     */
     @Override
     public MemorySegment allocate(long bytes) {
         if (bytes < 0) throw new IllegalArgumentException("negative allocation " + bytes);
         return context.locked(() -> {
             checkOpen();
-            return arena.allocate(Math.max(bytes, 1), 4096).asSlice(0, bytes);
+            UcpMemory.Allocation a = UcpMemory.allocate(context.worker(), Math.max(bytes, 1));
+            allocations.add(new Allocated(a, packed(a.memh(), false)));
+            MemorySegment memory = bind(a.address(), bytes);
+            memory.fill((byte) 0); // as an arena allocation would be: callers may rely on fresh memory reading 0
+            return memory;
         });
+    }
+
+    // Giving a raw address a length and a lifetime is restricted: UCX allocated exactly this range,
+    // and the domain's arena, closed before the memory is unmapped, bounds its use.
+    @SuppressWarnings("restricted")
+    private MemorySegment bind(long address, long bytes) {
+        return MemorySegment.ofAddress(address).reinterpret(bytes, arena, null);
     }
 
     @Override
@@ -69,12 +95,16 @@ final class UcxProtectionDomain implements ProtectionDomain {
     }
 
     private Mapping map(LocalRegion r) {
-        if (r.length() == 0) return new Mapping(null, new byte[0], MemorySegment.NULL);
-        MemorySegment memh = UcpMemory.map(context.worker(), r.address(), r.length());
+        if (r.length() == 0) return new Mapping(null, new byte[0], MemorySegment.NULL, false);
+        for (Allocated a : allocations) if (a.contains(r.address(), r.length())) return a.mapping();
+        return packed(UcpMemory.map(context.worker(), r.address(), r.length()), true);
+    }
+
+    private Mapping packed(MemorySegment memh, boolean owned) {
         byte[] packed = UcpMemory.pack(context.worker(), memh);
         MemorySegment packedNative = arena.allocate(packed.length);
         packedNative.copyFrom(MemorySegment.ofArray(packed));
-        return new Mapping(memh, packed, packedNative);
+        return new Mapping(memh, packed, packedNative, owned);
     }
 
     @Override
@@ -90,7 +120,7 @@ final class UcxProtectionDomain implements ProtectionDomain {
 
     private void unmap(LocalRegion r) {
         Mapping m = mappings.remove(r);
-        if (m != null && m.memh() != null) UcpMemory.unmap(context.worker(), m.memh());
+        if (m != null && m.owned()) UcpMemory.unmap(context.worker(), m.memh());
     }
 
     /** Queue pairs of this domain, for revocations. Hold the lock. */
@@ -124,9 +154,11 @@ final class UcxProtectionDomain implements ProtectionDomain {
         for (UcxQueuePair qp : open) qp.close();
         context.locked(() -> {
             for (LocalRegion r : new ArrayList<>(mappings.keySet())) unmap(r);
+            arena.close(); // first: segments from allocate() stop being usable, then their memory goes
+            for (Allocated a : allocations) UcpMemory.unmap(context.worker(), a.memory().memh());
+            allocations.clear();
         });
         context.forget(this);
-        arena.close();
     }
 
     private void checkOpen() {
