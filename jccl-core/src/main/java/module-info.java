@@ -14,6 +14,9 @@
  * {@link java.util.ServiceLoader}. Keeping them unexported lets them change without a client
  * noticing, and keeps the one seam to a transport the SPI.
  */
+// The qualified export below names a module built after this one; javac cannot see it here and
+// would warn "module not found" (an error under -Werror).
+@SuppressWarnings("module")
 module dev.jccl {
     requires jdk.incubator.vector;
     requires jdk.jfr;
