@@ -2,6 +2,8 @@ package dev.jccl;
 
 import dev.jccl.comm.CommFactory;
 
+import java.util.List;
+
 /**
  * Entry point: makes the world communicator of this process.
  *
@@ -26,5 +28,22 @@ public final class Jccl {
     /** Joins with explicit options; see {@link CommOptions}. The store or rendezvous stays the caller's. */
     public static Communicator init(CommOptions options) {
         return CommFactory.fromOptions(options);
+    }
+
+    /**
+     * The JCCL_ALGO names of the algorithms that implement {@code collective}, named as this API
+     * names its calls (allReduce, reduceScatter, allGather, broadcast, reduce, allToAll, barrier), in
+     * the order the tuner prefers them on a tie. A tool can refuse a forced algorithm before any rank starts.
+     */
+    public static List<String> algorithmsFor(String collective) {
+        return CommFactory.algorithmsFor(collective);
+    }
+
+    /**
+     * The algorithm names of a JCCL_ALGO value, each once, read as the knob reads them (any case,
+     * '-' for '_'); an unknown name fails with the knob's own message, which lists the known ones.
+     */
+    public static List<String> parseAlgorithms(String algoList) {
+        return CommFactory.parseAlgorithms(algoList);
     }
 }

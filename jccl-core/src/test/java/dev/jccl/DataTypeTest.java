@@ -1,5 +1,6 @@
 package dev.jccl;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -11,6 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 @Timeout(10)
+@Tag("unit")
 class DataTypeTest {
     @Test
     void sizesAndNcclNamesMatchNcclTests() {

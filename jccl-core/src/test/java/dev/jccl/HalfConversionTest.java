@@ -1,5 +1,6 @@
 package dev.jccl;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -13,6 +14,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * every rounding boundary of every value against a brute-force nearest-value search.
  */
 @Timeout(30)
+@Tag("unit")
 class HalfConversionTest {
     @Test
     void float16KnownValues() {

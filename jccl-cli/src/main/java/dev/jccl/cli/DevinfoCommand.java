@@ -21,8 +21,14 @@ public final class DevinfoCommand implements Callable<Integer> {
     @Option(names = {"-v", "--verbose"}, description = "also print every JCCL_* knob with its value and source")
     boolean verbose;
 
-    @Option(names = {"-p", "--provider"}, description = "only this provider")
+    @Option(names = {"-p", "--transport"}, paramLabel = "PROVIDER", description = "only this provider")
     String provider;
+
+    /** The older spelling, as the commands that start ranks also keep it. */
+    @Option(names = "--provider", hidden = true, paramLabel = "PROVIDER")
+    void providerAlias(String name) {
+        provider = name;
+    }
 
     @Override
     public Integer call() {

@@ -66,7 +66,9 @@ final class StoreCodec {
 
         String key() throws MalformedFrameException {
             int n = length("key");
-            if (n < 1 || n > StoreLimits.MAX_KEY_BYTES) throw new MalformedFrameException("key length " + n + " outside [1, " + StoreLimits.MAX_KEY_BYTES + "]");
+            if (n < 1 || n > StoreLimits.MAX_KEY_BYTES) {
+                throw new MalformedFrameException("key length " + n + " outside [1, " + StoreLimits.MAX_KEY_BYTES + "]");
+            }
             need(n, "key");
             ByteBuffer slice = buf.slice(buf.position(), n);
             buf.position(buf.position() + n);
@@ -83,7 +85,9 @@ final class StoreCodec {
         byte[] value() throws MalformedFrameException {
             int n = length("value");
             if (n == ABSENT) return null;
-            if (n < 0 || n > StoreLimits.MAX_VALUE_BYTES) throw new MalformedFrameException("value length " + n + " outside [-1, " + StoreLimits.MAX_VALUE_BYTES + "]");
+            if (n < 0 || n > StoreLimits.MAX_VALUE_BYTES) {
+                throw new MalformedFrameException("value length " + n + " outside [-1, " + StoreLimits.MAX_VALUE_BYTES + "]");
+            }
             need(n, "value");
             byte[] v = new byte[n];
             buf.get(v);
@@ -94,7 +98,8 @@ final class StoreCodec {
             int count = length("key count");
             // Each key takes at least 5 bytes, so a count the frame cannot hold is refused before allocating.
             if (count < 0 || count > StoreLimits.MAX_WAIT_KEYS || count > buf.remaining() / 5) {
-                throw new MalformedFrameException("key count " + count + " impossible with " + buf.remaining() + " bytes left (limit " + StoreLimits.MAX_WAIT_KEYS + ")");
+                throw new MalformedFrameException("key count " + count + " impossible with " + buf.remaining() + " bytes left (limit "
+                        + StoreLimits.MAX_WAIT_KEYS + ")");
             }
             List<String> keys = new ArrayList<>(count);
             for (int i = 0; i < count; i++) keys.add(key());

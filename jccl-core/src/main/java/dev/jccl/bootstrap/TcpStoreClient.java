@@ -2,7 +2,6 @@ package dev.jccl.bootstrap;
 
 import dev.jccl.config.Config;
 import dev.jccl.config.Knobs;
-import dev.jccl.util.AuthHandshake;
 
 import java.io.DataInputStream;
 import java.io.IOException;

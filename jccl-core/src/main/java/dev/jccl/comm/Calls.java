@@ -24,7 +24,15 @@ final class Calls {
         this.staging = staging;
     }
 
-    Bound allReduce(MemorySegment in, MemorySegment out, long count, DataType type, ReduceOp op) {
+    /**
+     * The first {@code bytes} of {@code seg}: the segment itself when that is all of it (the usual
+     * case, a buffer sized for the call), so such a call makes no view object.
+     */
+    private static MemorySegment view(MemorySegment seg, long bytes) {
+        return seg.byteSize() == bytes ? seg : seg.asSlice(0, bytes);
+    }
+
+    Operation allReduce(MemorySegment in, MemorySegment out, long count, DataType type, ReduceOp op) {
         CallChecks c = new CallChecks("allReduce");
         long bytes = c.bytes(count, type);
         c.op(op);
@@ -32,10 +40,10 @@ final class Calls {
         c.buffer(out, "output", bytes, true, progress);
         boolean inPlace = in.address() == out.address();
         if (!inPlace) c.disjoint(in, bytes, out, bytes);
-        return Bound.of(in.asSlice(0, bytes), in, out.asSlice(0, bytes), out, inPlace);
+        return Operation.bound(view(in, bytes), in, view(out, bytes), out, inPlace);
     }
 
-    Bound reduceScatter(MemorySegment in, MemorySegment out, long count, DataType type, ReduceOp op) {
+    Operation reduceScatter(MemorySegment in, MemorySegment out, long count, DataType type, ReduceOp op) {
         CallChecks c = new CallChecks("reduceScatter");
         long bytes = c.bytes(count, type);
         long inBytes = c.times(bytes, size);
@@ -44,10 +52,10 @@ final class Calls {
         c.buffer(out, "output", bytes, true, progress);
         boolean inPlace = out.address() == in.address() + rank * bytes;
         if (!inPlace) c.disjoint(in, inBytes, out, bytes);
-        return Bound.of(in.asSlice(0, inBytes), in, out.asSlice(0, bytes), out, inPlace);
+        return Operation.bound(view(in, inBytes), in, view(out, bytes), out, inPlace);
     }
 
-    Bound allGather(MemorySegment in, MemorySegment out, long count, DataType type) {
+    Operation allGather(MemorySegment in, MemorySegment out, long count, DataType type) {
         CallChecks c = new CallChecks("allGather");
         long bytes = c.bytes(count, type);
         long outBytes = c.times(bytes, size);
@@ -55,63 +63,65 @@ final class Calls {
         c.buffer(out, "output", outBytes, true, progress);
         boolean inPlace = in.address() == out.address() + rank * bytes;
         if (!inPlace) c.disjoint(in, bytes, out, outBytes);
-        return Bound.of(in.asSlice(0, bytes), in, out.asSlice(0, outBytes), out, inPlace);
+        return Operation.bound(view(in, bytes), in, view(out, outBytes), out, inPlace);
     }
 
-    Bound broadcast(MemorySegment in, MemorySegment out, long count, DataType type, int root) {
+    Operation broadcast(MemorySegment in, MemorySegment out, long count, DataType type, int root) {
         CallChecks c = new CallChecks("broadcast");
         long bytes = c.bytes(count, type);
         c.rank(root, size, "root");
         c.buffer(out, "output", bytes, true, progress);
-        if (rank != root) return Bound.of(null, null, out.asSlice(0, bytes), out, false);
+        if (rank != root) return Operation.bound(null, null, view(out, bytes), out, false);
         c.buffer(in, "input", bytes, false, progress);
         boolean inPlace = in.address() == out.address();
         if (!inPlace) c.disjoint(in, bytes, out, bytes);
-        return Bound.of(in.asSlice(0, bytes), in, out.asSlice(0, bytes), out, inPlace);
+        return Operation.bound(view(in, bytes), in, view(out, bytes), out, inPlace);
     }
 
-    Bound reduce(MemorySegment in, MemorySegment out, long count, DataType type, ReduceOp op, int root) {
+    Operation reduce(MemorySegment in, MemorySegment out, long count, DataType type, ReduceOp op, int root) {
         CallChecks c = new CallChecks("reduce");
         long bytes = c.bytes(count, type);
         c.op(op);
         c.rank(root, size, "root");
         c.buffer(in, "input", bytes, false, progress);
-        if (rank != root) return Bound.of(in.asSlice(0, bytes), in, null, null, false);
+        if (rank != root) return Operation.bound(view(in, bytes), in, null, null, false);
         c.buffer(out, "output", bytes, true, progress);
         boolean inPlace = in.address() == out.address();
         if (!inPlace) c.disjoint(in, bytes, out, bytes);
-        return Bound.of(in.asSlice(0, bytes), in, out.asSlice(0, bytes), out, inPlace);
+        return Operation.bound(view(in, bytes), in, view(out, bytes), out, inPlace);
     }
 
     /** In place (same address) the input is copied aside when the operation starts, since blocks move both ways. */
-    Bound allToAll(MemorySegment in, MemorySegment out, long count, DataType type) {
+    Operation allToAll(MemorySegment in, MemorySegment out, long count, DataType type) {
         CallChecks c = new CallChecks("allToAll");
         long total = c.times(c.bytes(count, type), size);
         c.buffer(in, "input", total, false, progress);
         c.buffer(out, "output", total, true, progress);
-        MemorySegment outView = out.asSlice(0, total);
+        MemorySegment outView = view(out, total);
         if (in.address() != out.address()) {
             c.disjoint(in, total, out, total);
-            return Bound.of(in.asSlice(0, total), in, outView, out, false);
+            return Operation.bound(view(in, total), in, outView, out, false);
         }
         MemorySegment aside = staging.acquire(total);
-        return new Bound(aside.asSlice(0, total), aside, outView, out, false,
-                () -> MemorySegment.copy(outView, 0, aside, 0, total), () -> staging.release(aside));
+        Operation o = Operation.bound(view(aside, total), aside, outView, out, false);
+        o.beforeStart = () -> MemorySegment.copy(outView, 0, aside, 0, total);
+        o.afterEnd = () -> staging.release(aside);
+        return o;
     }
 
-    Bound send(MemorySegment buf, long count, DataType type, int peer) {
+    Operation send(MemorySegment buf, long count, DataType type, int peer) {
         CallChecks c = new CallChecks("send");
         long bytes = c.bytes(count, type);
         c.peer(peer, rank, size);
         c.buffer(buf, "send", bytes, false, progress);
-        return Bound.of(buf.asSlice(0, bytes), buf, null, null, false);
+        return Operation.bound(view(buf, bytes), buf, null, null, false);
     }
 
-    Bound recv(MemorySegment buf, long count, DataType type, int peer) {
+    Operation recv(MemorySegment buf, long count, DataType type, int peer) {
         CallChecks c = new CallChecks("recv");
         long bytes = c.bytes(count, type);
         c.peer(peer, rank, size);
         c.buffer(buf, "receive", bytes, true, progress);
-        return Bound.of(null, null, buf.asSlice(0, bytes), buf, false);
+        return Operation.bound(null, null, view(buf, bytes), buf, false);
     }
 }

@@ -2,6 +2,8 @@ package dev.jccl.comm;
 
 import dev.jccl.CommOptions;
 import dev.jccl.Communicator;
+import dev.jccl.algo.Algorithm;
+import dev.jccl.algo.Collective;
 import dev.jccl.algo.TunerOverrides;
 import dev.jccl.bootstrap.PeerExchange;
 import dev.jccl.bootstrap.PrefixStore;
@@ -19,6 +21,7 @@ import dev.jccl.util.Sizes;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -118,5 +121,19 @@ public final class CommFactory {
         } catch (IOException e) {
             return "localhost";
         }
+    }
+
+    /** {@code Jccl.algorithmsFor}: the schedules' own table, so no tool keeps a copy of it. */
+    public static List<String> algorithmsFor(String collective) {
+        for (Collective c : Collective.values()) {
+            if (c.apiName().equals(collective)) return Algorithm.implementing(c).stream().map(Algorithm::knobName).toList();
+        }
+        throw new IllegalArgumentException("unknown collective '" + collective + "'; expected one of "
+                + Arrays.stream(Collective.values()).map(Collective::apiName).toList());
+    }
+
+    /** {@code Jccl.parseAlgorithms}: as {@link TunerOverrides#fromKnobs} reads JCCL_ALGO. */
+    public static List<String> parseAlgorithms(String algoList) {
+        return Algorithm.parseList(algoList).stream().map(Algorithm::knobName).toList();
     }
 }

@@ -67,6 +67,9 @@ final class CommunicatorImpl implements Communicator {
 
     Calls calls() { return calls; }
 
+    /** The thread that drives progress while no caller awaits (for tests that watch it). */
+    Thread progressThread() { return agent.thread(); }
+
     /** The provider that carries traffic to {@code peer} (for diagnostics and tests). */
     String providerFor(int peer) { return engine.providerFor(peer); }
 
@@ -123,7 +126,7 @@ final class CommunicatorImpl implements Communicator {
 
     @Override
     public Work barrier() {
-        return issue(OpKind.BARRIER, 0, null, null, 0, Bound.of(null, null, null, null, false), null);
+        return issue(OpKind.BARRIER, 0, null, null, 0, Operation.bound(null, null, null, null, false), null);
     }
 
     @Override
@@ -132,7 +135,7 @@ final class CommunicatorImpl implements Communicator {
     }
 
     /** Queues a checked call; {@code staged} adds the hooks of a call on Java arrays (may be null). */
-    Work issue(OpKind kind, long count, DataType type, ReduceOp op, int rootOrPeer, Bound b, ArrayStaging.Hooks staged) {
+    Work issue(OpKind kind, long count, DataType type, ReduceOp op, int rootOrPeer, Operation o, ArrayStaging.Hooks staged) {
         synchronized (issueLock) {
             checkUsable();
             long seq = ++opSeq;
@@ -143,11 +146,12 @@ final class CommunicatorImpl implements Communicator {
             };
             OpDescriptor d = new OpDescriptor(seq, kind, match, count, type, op, rootOrPeer);
             WorkImpl work = new WorkImpl(engine, seq);
-            Operation o = new Operation(d, engine.recorder().add(d), work);
-            o.bind(b.in(), b.inOwner(), b.out(), b.outOwner(), b.inPlace());
-            o.beforeStart = staged == null ? b.beforeStart() : staged.beforeStart();
-            o.afterSuccess = staged == null ? null : staged.afterSuccess();
-            o.afterEnd = staged == null ? b.afterEnd() : staged.afterEnd();
+            o.issued(d, engine.recorder().add(d), work);
+            if (staged != null) {
+                o.beforeStart = staged.beforeStart();
+                o.afterSuccess = staged.afterSuccess();
+                o.afterEnd = staged.afterEnd();
+            }
             lastIssued = work;
             engine.submit(o);
             return work;

@@ -30,7 +30,9 @@ final class FailureReport {
             case PEER_LOST -> b.append("lost rank ").append(first.lostRank()).append(": ").append(first.reason());
             case ABORTED, ERROR -> b.append(first.reason());
         }
-        if (mine != null && first.raisedBy() != rank) b.append("; this rank was running ").append(mine.describe()).append(" (seq ").append(mine.opSeq()).append(')');
+        if (mine != null && first.raisedBy() != rank) {
+            b.append("; this rank was running ").append(mine.describe()).append(" (seq ").append(mine.opSeq()).append(')');
+        }
         if (localState != null && !localState.isEmpty()) b.append("; ").append(localState);
         List<Integer> silent = new ArrayList<>();
         for (int r = 0; r < size; r++) if (!recorders.containsKey(r)) silent.add(r);

@@ -1,7 +1,7 @@
 package dev.jccl.comm;
 
 import dev.jccl.exec.ExecFailure;
-import dev.jccl.trace.FailureEvent;
+import dev.jccl.trace.event.FailureEvent;
 
 import java.util.List;
 import java.util.Map;

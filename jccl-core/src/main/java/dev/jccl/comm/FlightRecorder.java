@@ -1,7 +1,7 @@
 package dev.jccl.comm;
 
 import dev.jccl.algo.Plan;
-import dev.jccl.trace.CollectiveEvent;
+import dev.jccl.trace.event.CollectiveEvent;
 
 import java.util.ArrayList;
 import java.util.List;

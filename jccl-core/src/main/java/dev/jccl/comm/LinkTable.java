@@ -7,7 +7,7 @@ import dev.jccl.exec.ChannelProgram;
 import dev.jccl.exec.FifoDescriptor;
 import dev.jccl.exec.Link;
 import dev.jccl.exec.OpRun;
-import dev.jccl.trace.ConnectionEvent;
+import dev.jccl.trace.event.ConnectionEvent;
 import dev.jccl.trace.Log;
 import dev.jccl.trace.Subsys;
 import dev.jccl.util.Deadline;

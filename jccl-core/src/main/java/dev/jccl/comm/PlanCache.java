@@ -16,18 +16,38 @@ import dev.jccl.exec.FifoDescriptor;
 import dev.jccl.trace.Log;
 import dev.jccl.trace.Subsys;
 
-import java.util.HashMap;
-import java.util.Map;
-
 /**
  * The tuner's plan and the compiled channel programs of each distinct call, cached per
  * (operation, count, type, root or peer, in place): a training loop asks the tuner once per bucket
  * shape, and logs the choice and its reason once (JCCL_DEBUG=INFO). Used by the progress thread only.
+ *
+ * <p>The cache is an open-addressed table probed with the call's fields as they are, rather than a
+ * map keyed by a record, so that a hit (every call of a training loop) builds no key object.
  */
 final class PlanCache {
     record Compiled(Plan plan, ChannelProgram[] programs, long chunkElems) {}
 
-    private record Key(OpKind kind, long count, DataType type, int rootOrPeer, boolean inPlace) {}
+    private static final class Entry {
+        final OpKind kind;
+        final long count;
+        final DataType type;
+        final int rootOrPeer;
+        final boolean inPlace;
+        final Compiled compiled;
+
+        Entry(OpKind kind, long count, DataType type, int rootOrPeer, boolean inPlace, Compiled compiled) {
+            this.kind = kind;
+            this.count = count;
+            this.type = type;
+            this.rootOrPeer = rootOrPeer;
+            this.inPlace = inPlace;
+            this.compiled = compiled;
+        }
+
+        boolean is(OpKind k, long n, DataType t, int r, boolean p) {
+            return kind == k && count == n && type == t && rootOrPeer == r && inPlace == p;
+        }
+    }
 
     /** Channel slices are multiples of a cache line, so channels never share one. */
     private static final int GRAIN_BYTES = 64;
@@ -37,7 +57,8 @@ final class PlanCache {
     private final TunerOverrides overrides;
     private final FifoDescriptor fifo;
     private final CostParams costs = costParams();
-    private final Map<Key, Compiled> cache = new HashMap<>();
+    private Entry[] table = new Entry[64]; // a power of two, at most half full
+    private int entries;
 
     PlanCache(int rank, HostTopology topology, TunerOverrides overrides, FifoDescriptor fifo) {
         this.rank = rank;
@@ -59,13 +80,34 @@ final class PlanCache {
     }
 
     Compiled get(OpKind kind, long count, DataType type, int rootOrPeer, boolean inPlace) {
-        Key key = new Key(kind, count, type, rootOrPeer, inPlace);
-        Compiled c = cache.get(key);
-        if (c == null) {
-            c = kind.pointToPoint() ? pointToPoint(kind, count, type, rootOrPeer) : collective(kind, count, type, rootOrPeer, inPlace);
-            cache.put(key, c);
+        int mask = table.length - 1;
+        for (int i = hash(kind, count, type, rootOrPeer, inPlace) & mask; table[i] != null; i = (i + 1) & mask) {
+            if (table[i].is(kind, count, type, rootOrPeer, inPlace)) return table[i].compiled;
         }
+        Compiled c = kind.pointToPoint() ? pointToPoint(kind, count, type, rootOrPeer) : collective(kind, count, type, rootOrPeer, inPlace);
+        if (2 * (entries + 1) > table.length) grow();
+        insert(new Entry(kind, count, type, rootOrPeer, inPlace, c));
+        entries++;
         return c;
+    }
+
+    private static int hash(OpKind kind, long count, DataType type, int rootOrPeer, boolean inPlace) {
+        long h = count * 0x9E3779B97F4A7C15L + kind.ordinal() * 31L + (type == null ? 7 : type.ordinal()) * 131L
+                + rootOrPeer * 8191L + (inPlace ? 1 : 0);
+        return (int) (h ^ (h >>> 29));
+    }
+
+    private void insert(Entry e) {
+        int mask = table.length - 1;
+        int i = hash(e.kind, e.count, e.type, e.rootOrPeer, e.inPlace) & mask;
+        while (table[i] != null) i = (i + 1) & mask;
+        table[i] = e;
+    }
+
+    private void grow() {
+        Entry[] old = table;
+        table = new Entry[old.length * 2];
+        for (Entry e : old) if (e != null) insert(e);
     }
 
     private Compiled pointToPoint(OpKind kind, long count, DataType type, int peer) {

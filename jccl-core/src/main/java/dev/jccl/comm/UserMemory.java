@@ -32,17 +32,24 @@ final class UserMemory implements Bindings.Registrar {
 
     private record Cached(MemorySegment segment, MemoryRegion region) {}
 
+    /** Answers remembered in front of the maps; a collective sends from its input and its output. */
+    private static final int RECENT = 4;
+
     private final Map<ProtectionDomain, LinkedHashMap<Range, Cached>> caches = new IdentityHashMap<>();
-    // The last answer: a loop that reuses one buffer asks for the same range again and again.
-    private ProtectionDomain lastPd;
-    private Cached last;
+    // The last answers: a loop that reuses its buffers asks for the same ranges again and again, and
+    // finding them here builds no key (the maps need a Range), so the steady state allocates nothing.
+    private final ProtectionDomain[] recentPd = new ProtectionDomain[RECENT];
+    private final Cached[] recent = new Cached[RECENT];
+    private int nextRecent;
 
     @Override
     public MemoryRegion region(MemorySegment owner, ProtectionDomain pd) {
-        Cached l = last;
-        if (pd == lastPd && l != null && l.segment().address() == owner.address() && l.segment().byteSize() == owner.byteSize()
-                && l.segment().scope().isAlive()) {
-            return l.region();
+        for (int i = 0; i < RECENT; i++) {
+            Cached l = recent[i];
+            if (recentPd[i] == pd && l != null && l.segment().address() == owner.address()
+                    && l.segment().byteSize() == owner.byteSize() && l.segment().scope().isAlive()) {
+                return l.region();
+            }
         }
         return lookup(owner, pd);
     }
@@ -67,14 +74,20 @@ final class UserMemory implements Bindings.Registrar {
             e = new Cached(owner, pd.register(owner, LOCAL_SOURCE));
             cache.put(key, e);
         }
-        lastPd = pd;
-        last = e;
+        recentPd[nextRecent] = pd;
+        recent[nextRecent] = e;
+        nextRecent = (nextRecent + 1) % RECENT;
         return e.region();
     }
 
     /** Drops a cached registration that left the cache (evicted, or its memory is gone). */
     private void forget(ProtectionDomain pd, Cached c) {
-        if (c == last) last = null;
+        for (int i = 0; i < RECENT; i++) {
+            if (recent[i] == c) {
+                recent[i] = null;
+                recentPd[i] = null;
+            }
+        }
         try {
             pd.deregister(c.region());
         } catch (RuntimeException ignored) {

@@ -2,11 +2,10 @@ package dev.jccl.ddp;
 
 import dev.jccl.Communicator;
 import dev.jccl.DataType;
-import dev.jccl.trace.BucketEvent;
+import dev.jccl.trace.event.BucketEvent;
 import dev.jccl.trace.Timeline;
 
 import java.lang.foreign.Arena;
-import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;

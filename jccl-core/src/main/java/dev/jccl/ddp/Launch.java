@@ -1,6 +1,6 @@
 package dev.jccl.ddp;
 
-import dev.jccl.trace.BucketEvent;
+import dev.jccl.trace.event.BucketEvent;
 import dev.jccl.trace.Timeline;
 
 import java.util.concurrent.atomic.AtomicLong;

@@ -21,7 +21,9 @@ public final class LossScaler {
      * @param growthInterval clean steps before growing, e.g. 2000
      */
     public LossScaler(float initialScale, float growthFactor, float backoffFactor, int growthInterval) {
-        if (!(initialScale > 0) || !Float.isFinite(initialScale)) throw new IllegalArgumentException("initial loss scale must be positive and finite, got " + initialScale);
+        if (!(initialScale > 0) || !Float.isFinite(initialScale)) {
+            throw new IllegalArgumentException("initial loss scale must be positive and finite, got " + initialScale);
+        }
         if (!(growthFactor >= 1)) throw new IllegalArgumentException("growth factor must be >= 1, got " + growthFactor);
         if (!(backoffFactor > 0 && backoffFactor < 1)) throw new IllegalArgumentException("backoff factor must be in (0, 1), got " + backoffFactor);
         if (growthInterval < 1) throw new IllegalArgumentException("growth interval must be >= 1, got " + growthInterval);

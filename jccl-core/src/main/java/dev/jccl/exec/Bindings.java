@@ -5,11 +5,16 @@ import dev.jccl.verbs.MemoryRegion;
 import dev.jccl.verbs.ProtectionDomain;
 
 import java.lang.foreign.MemorySegment;
+import java.util.Arrays;
 
 /**
  * What the symbolic buffers of one operation are: INPUT and OUTPUT as views of the caller's
  * segments (with the segment each view lies in, which is what gets registered), and SCRATCH per
  * channel. Registered regions are looked up once per (buffer, protection domain) and operation.
+ *
+ * <p>Rebound for every operation of a reused {@link OpRun} ({@link #bind}, {@link #bindScratch}),
+ * which forgets the regions of the last one: a caller's buffer may be another one next time, and the
+ * registrar's cache is what makes a repeated lookup cheap.
  */
 public final class Bindings {
     /** Registers memory as a local source for one protection domain, caching as it likes. */
@@ -24,26 +29,31 @@ public final class Bindings {
     private final MemoryRegion[] regions; // [slot * MAX_DOMAINS + domain]
     private final Registrar registrar;
 
-    /**
-     * @param input   INPUT's memory (null when the operation has no input here); {@code inputOwner}
-     *                the segment it is a view of
-     * @param scratch one segment per channel (null where a channel needs none)
-     */
-    public Bindings(MemorySegment input, MemorySegment inputOwner, MemorySegment output, MemorySegment outputOwner,
-                    MemorySegment[] scratch, Registrar registrar) {
-        int n = 2 + scratch.length;
+    /** For {@code channels} channels, each of which may have a SCRATCH. */
+    public Bindings(int channels, Registrar registrar) {
+        int n = 2 + channels;
         views = new MemorySegment[n];
         owners = new MemorySegment[n];
+        regions = new MemoryRegion[n * MAX_DOMAINS];
+        this.registrar = registrar;
+    }
+
+    /**
+     * Binds INPUT and OUTPUT for the next operation (null where the operation has none here);
+     * {@code inputOwner} is the segment {@code input} is a view of, likewise for the output.
+     */
+    public void bind(MemorySegment input, MemorySegment inputOwner, MemorySegment output, MemorySegment outputOwner) {
         views[0] = input;
         owners[0] = inputOwner;
         views[1] = output;
         owners[1] = outputOwner;
-        for (int c = 0; c < scratch.length; c++) {
-            views[2 + c] = scratch[c];
-            owners[2 + c] = scratch[c];
-        }
-        regions = new MemoryRegion[n * MAX_DOMAINS];
-        this.registrar = registrar;
+        Arrays.fill(regions, null);
+    }
+
+    /** Binds {@code channel}'s SCRATCH (null where it needs none); call after {@link #bind}. */
+    public void bindScratch(int channel, MemorySegment scratch) {
+        views[2 + channel] = scratch;
+        owners[2 + channel] = scratch;
     }
 
     /** The memory {@code buffer} names on {@code channel}. */

@@ -1,10 +1,12 @@
 package dev.jccl.exec;
 
+import dev.jccl.DataType;
+import dev.jccl.ReduceOp;
 import dev.jccl.algo.BufferId;
 import dev.jccl.verbs.MemoryRegion;
-import dev.jccl.verbs.Sge;
 
 import java.lang.foreign.MemorySegment;
+import java.util.Arrays;
 
 import static dev.jccl.exec.ChannelProgram.COPY;
 import static dev.jccl.exec.ChannelProgram.SEND;
@@ -15,27 +17,46 @@ import static dev.jccl.exec.ChannelProgram.SEND;
  * are posted in order and count as done when they complete locally; copies and receives count as
  * done when applied. Operations that do not wait on each other advance in any order, so chunks of
  * later steps pipeline behind chunks of earlier ones. Runs on the progress thread only.
+ *
+ * <p>Made once per compiled program and {@link #reset} for every operation that runs it (the owning
+ * {@link OpRun} makes sure one operation at a time), so running a chunk allocates nothing: sends
+ * post through the link's one reusable work request, and kernels and copies take offsets into the
+ * bound segments rather than slices of them.
  */
 final class ChannelRun implements Link.SendListener {
     private final ChannelProgram p;
     private final Link[] linkOf;
     private final Bindings bind;
-    private final OpSpec spec;
+    private final DataType type;
+    private final Kernels kernels;
     private final int eb;
     private final int[] posted;
     private final int[] done;
     private final ChunkTrace trace;
+    private ReduceOp reduceWith;
+    private int fingerprint;
     private int firstOpen;
 
-    ChannelRun(ChannelProgram p, Link[] linkOf, Bindings bind, OpSpec spec, ChunkTrace trace) {
+    ChannelRun(ChannelProgram p, Link[] linkOf, Bindings bind, DataType type, Kernels kernels, ChunkTrace trace) {
         this.p = p;
         this.trace = trace;
         this.linkOf = linkOf;
         this.bind = bind;
-        this.spec = spec;
-        this.eb = spec.elemBytes();
+        this.type = type;
+        this.kernels = kernels;
+        this.eb = type.byteSize();
         this.posted = new int[p.ops];
         this.done = new int[p.ops];
+        this.firstOpen = p.ops;
+    }
+
+    /** Starts over for an operation whose buffers are bound now, whose receives reduce with {@code reduceWith}. */
+    void reset(ReduceOp reduceWith, int fingerprint) {
+        this.reduceWith = reduceWith;
+        this.fingerprint = fingerprint;
+        Arrays.fill(posted, 0);
+        Arrays.fill(done, 0);
+        firstOpen = 0;
         for (int k = 0; k < p.ops; k++) {
             // An in-place call can make a copy's source and target the same memory: nothing to move.
             if (p.kind[k] == COPY && address(p.srcBuf[k], p.srcOff[k]) == address(p.dstBuf[k], p.dstOff[k])) done[k] = p.chunks[k];
@@ -90,7 +111,7 @@ final class ChannelRun implements Link.SendListener {
             MemorySegment src = bind.segment(p.srcBuf[k], p.channel);
             MemoryRegion mr = bind.region(p.srcBuf[k], p.channel, link.pd(), link.pdIndex());
             trace.posted(k, c);
-            link.postData(new Sge(src.address() + (p.srcOff[k] + first) * eb, bytes, mr.lkey()), spec.fingerprint(), this, k);
+            link.postData(src.address() + (p.srcOff[k] + first) * eb, bytes, mr.lkey(), fingerprint, this, k);
             posted[k]++;
             n++;
         }
@@ -119,7 +140,7 @@ final class ChannelRun implements Link.SendListener {
             long first = done[k] * p.chunkElems;
             long elems = Math.min(p.chunkElems, p.count[k] - first);
             long bytes = elems * eb;
-            int expected = ImmCodec.data(spec.fingerprint());
+            int expected = ImmCodec.data(fingerprint);
             if (link.arrivalImm() != expected || link.arrivalBytes() != bytes) {
                 throw new ExecFailure.Mismatch(link.peer(), p.channel, expected, link.arrivalImm(), bytes, link.arrivalBytes());
             }
@@ -127,12 +148,14 @@ final class ChannelRun implements Link.SendListener {
             long dstOff = (p.dstOff[k] + first) * eb;
             long startNs = trace.now();
             if (p.reduce[k]) {
-                MemorySegment operand = bind.segment(p.srcBuf[k], p.channel).asSlice((p.srcOff[k] + first) * eb, bytes);
-                MemorySegment incoming = link.slots().asSlice(link.arrivalOffset(), bytes);
+                MemorySegment operand = bind.segment(p.srcBuf[k], p.channel);
+                long operandOff = (p.srcOff[k] + first) * eb;
+                MemorySegment slots = link.slots();
+                long incomingOff = link.arrivalOffset();
                 // The operand order the schedule chose (local first unless it says otherwise): ranks
                 // that both compute one result agree on it, so their bits agree.
-                spec.kernels().reduce(spec.type(), spec.reduceWith(), dst.asSlice(dstOff, bytes),
-                        p.incomingFirst[k] ? incoming : operand, p.incomingFirst[k] ? operand : incoming, elems);
+                if (p.incomingFirst[k]) kernels.reduce(type, reduceWith, dst, dstOff, slots, incomingOff, operand, operandOff, elems);
+                else kernels.reduce(type, reduceWith, dst, dstOff, operand, operandOff, slots, incomingOff, elems);
             } else {
                 MemorySegment.copy(link.slots(), link.arrivalOffset(), dst, dstOff, bytes);
             }

@@ -32,9 +32,13 @@ public final class Kernels {
         return impl.description();
     }
 
-    /** {@code dst[i] = a[i] op b[i]}, as {@link ReduceKernels#reduce} does. */
-    void reduce(DataType type, ReduceOp op, MemorySegment dst, MemorySegment a, MemorySegment b, long count) {
-        impl.reduce(type, op, dst, a, b, count);
+    /**
+     * {@code dst[dstOffset + i] = a[aOffset + i] op b[bOffset + i]} (offsets in bytes), as
+     * {@link ReduceKernels#reduce} does: offsets instead of slices, so a chunk allocates no views.
+     */
+    void reduce(DataType type, ReduceOp op, MemorySegment dst, long dstOffset, MemorySegment a, long aOffset,
+                MemorySegment b, long bOffset, long count) {
+        impl.reduce(type, op, dst, dstOffset, a, aOffset, b, bOffset, count);
     }
 
     /** The last step of AVG, as {@link ReduceKernels#finishAvg} does. */

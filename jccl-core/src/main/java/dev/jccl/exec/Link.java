@@ -4,6 +4,7 @@ import dev.jccl.verbs.Access;
 import dev.jccl.verbs.CompletionQueue;
 import dev.jccl.verbs.ConnectInfo;
 import dev.jccl.verbs.MemoryRegion;
+import dev.jccl.verbs.Opcode;
 import dev.jccl.verbs.ProtectionDomain;
 import dev.jccl.verbs.QpInitAttr;
 import dev.jccl.verbs.QpState;
@@ -57,6 +58,8 @@ public final class Link implements AutoCloseable {
     private final WorkCompletion[] wcs = WorkCompletion.array(16);
     private final RecvWr recvWr = new RecvWr(WrIds.RECV, Sge.EMPTY);
     private final SendWr[] creditWrs;
+    /** Refilled for every data chunk: the provider copies what it needs during postSend (see SendWr). */
+    private final SendWr dataWr = SendWr.send(WrIds.DATA, Sge.EMPTY);
     private RemoteBuffer peerSlots;
 
     private final SendWindow window;
@@ -190,13 +193,14 @@ public final class Link implements AutoCloseable {
     }
 
     /**
-     * Writes {@code local} into the peer's next slot with the fingerprint as immediate. The caller
-     * checked {@link #canSend()}; {@code listener} hears of the local completion as {@code op}.
+     * Writes {@code bytes} at {@code address} (registered under {@code lkey}) into the peer's next
+     * slot with the fingerprint as immediate. The caller checked {@link #canSend()}; {@code listener}
+     * hears of the local completion as {@code op}.
      */
-    public void postData(Sge local, int fingerprint, SendListener listener, int op) {
+    public void postData(long address, long bytes, int lkey, int fingerprint, SendListener listener, int op) {
         checkUsable();
-        SendWr wr = SendWr.writeWithImm(WrIds.DATA, local, peerSlots.at(fifo.offsetOf(window.nextChunk())), peerSlots.rkey(),
-                ImmCodec.data(fingerprint));
+        SendWr wr = dataWr.set(WrIds.DATA, Opcode.RDMA_WRITE_WITH_IMM, address, bytes, lkey,
+                peerSlots.at(fifo.offsetOf(window.nextChunk())), peerSlots.rkey(), ImmCodec.data(fingerprint), true);
         boolean posted;
         try {
             posted = qp.postSend(wr);
@@ -233,6 +237,7 @@ public final class Link implements AutoCloseable {
         return slotsView;
     }
 
+    @SuppressWarnings("restricted") // re-sizing a raw address is the point; native access is granted at launch
     private static MemorySegment plainNative(MemorySegment s) {
         return s.isMapped() ? MemorySegment.ofAddress(s.address()).reinterpret(s.byteSize()) : s;
     }

@@ -1,5 +1,7 @@
 package dev.jccl.exec;
 
+import dev.jccl.DataType;
+import dev.jccl.ReduceOp;
 import dev.jccl.trace.Timeline;
 
 import java.lang.foreign.MemorySegment;
@@ -11,21 +13,30 @@ import java.util.TreeSet;
  * progress thread, so channels move data in parallel. For AVG the receives sum and the division by
  * the number of contributions happens once, when every channel is done, on the final output; every
  * rank divides the same sums the same way, so results stay identical bit for bit.
+ *
+ * <p><b>Reused.</b> A run is {@link #prepare}d once per compiled plan (its links resolved, its
+ * per-chunk counters allocated) and {@link #start}ed for every operation of that shape, with the
+ * operation's buffers bound into its {@link Bindings} first. So the steady state allocates nothing
+ * per call or per chunk. A run serves one operation at a time: {@code start} refuses a run whose
+ * last operation has not finished, and a run that failed is never finished, so no two operations
+ * can share one.
  */
 public final class OpRun {
     private final ChannelRun[] channels;
-    private final OpSpec spec;
-    private final MemorySegment avgTarget;
-    private final long avgCount;
-    private final int contributions;
+    private final Bindings bindings;
+    private final DataType type;
+    private final Kernels kernels;
+    private MemorySegment avgTarget;
+    private long avgCount;
+    private int contributions;
+    private boolean started;
     private boolean finished;
 
-    private OpRun(ChannelRun[] channels, OpSpec spec, MemorySegment avgTarget, long avgCount, int contributions) {
+    private OpRun(ChannelRun[] channels, Bindings bindings, DataType type, Kernels kernels) {
         this.channels = channels;
-        this.spec = spec;
-        this.avgTarget = avgTarget;
-        this.avgCount = avgCount;
-        this.contributions = contributions;
+        this.bindings = bindings;
+        this.type = type;
+        this.kernels = kernels;
     }
 
     /** Where the links of each channel come from; the runtime connects them before the run starts. */
@@ -34,22 +45,47 @@ public final class OpRun {
     }
 
     /**
-     * Prepares a run.
+     * Prepares a reusable run of {@code programs} moving elements of {@code type}, over links that
+     * exist now.
      *
-     * @param avgTarget the memory to divide when the operator is AVG ({@code avgCount} elements by
-     *                  {@code contributions}); null otherwise or where this rank has no result
-     * @param timeline  where chunk transfers and reductions are recorded (JCCL_TRACE), or disabled
+     * @param bindings what the symbolic buffers are; rebound by the caller before each {@link #start}
+     * @param timeline where chunk transfers and reductions are recorded (JCCL_TRACE), or disabled
      */
-    public static OpRun start(ChannelProgram[] programs, LinkSource links, Bindings bindings, OpSpec spec,
-                              MemorySegment avgTarget, long avgCount, int contributions, Timeline timeline) {
+    public static OpRun prepare(ChannelProgram[] programs, LinkSource links, Bindings bindings, DataType type, Kernels kernels,
+                                Timeline timeline) {
         ChannelRun[] runs = new ChannelRun[programs.length];
         for (int c = 0; c < programs.length; c++) {
             ChannelProgram p = programs[c];
             Link[] linkOf = new Link[p.ops];
             for (int k = 0; k < p.ops; k++) if (p.peer[k] >= 0) linkOf[k] = links.link(p.peer[k], p.channel);
-            runs[c] = new ChannelRun(p, linkOf, bindings, spec, new ChunkTrace(timeline, p));
+            runs[c] = new ChannelRun(p, linkOf, bindings, type, kernels, new ChunkTrace(timeline, p));
         }
-        return new OpRun(runs, spec, avgTarget, avgCount, contributions);
+        return new OpRun(runs, bindings, type, kernels);
+    }
+
+    /** The buffers of this run, to bind before {@link #start}. */
+    public Bindings bindings() {
+        return bindings;
+    }
+
+    /**
+     * Starts an operation over the buffers bound now.
+     *
+     * @param reduceWith  what receives reduce with (SUM for AVG, whose division happens at the end)
+     * @param fingerprint what every chunk of the operation carries
+     * @param avgTarget   the memory to divide when the operator is AVG ({@code avgCount} elements by
+     *                    {@code contributions}); null otherwise or where this rank has no result
+     * @throws IllegalStateException if the run's previous operation has not finished
+     */
+    public void start(ReduceOp reduceWith, int fingerprint, MemorySegment avgTarget, long avgCount, int contributions) {
+        if (reduceWith == ReduceOp.AVG) throw new IllegalArgumentException("receives reduce AVG as SUM; pass SUM");
+        if (started && !finished) throw new IllegalStateException("run is still in use by an unfinished operation");
+        this.avgTarget = avgTarget;
+        this.avgCount = avgCount;
+        this.contributions = contributions;
+        started = true;
+        finished = false;
+        for (ChannelRun c : channels) c.reset(reduceWith, fingerprint);
     }
 
     /** Runs what may run; returns the number of chunks moved. Throws {@link ExecFailure}. */
@@ -62,9 +98,7 @@ public final class OpRun {
             all &= c.finished();
         }
         if (all) {
-            if (avgTarget != null && contributions > 1) {
-                spec.kernels().finishAvg(spec.type(), avgTarget, avgCount, contributions);
-            }
+            if (avgTarget != null && contributions > 1) kernels.finishAvg(type, avgTarget, avgCount, contributions);
             finished = true;
             work++;
         }

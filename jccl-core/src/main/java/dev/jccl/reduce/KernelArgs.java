@@ -20,9 +20,13 @@ final class KernelArgs {
     }
 
     static void checkDestination(MemorySegment dst, long bytes) {
+        checkDestination(dst, 0, bytes);
+    }
+
+    static void checkDestination(MemorySegment dst, long offset, long bytes) {
         checkNative(dst, "dst");
         if (dst.isReadOnly()) throw new IllegalArgumentException("reduce: dst is a read-only segment");
-        Segments.checkRange(0, bytes, dst.byteSize(), "reduce dst");
+        Segments.checkRange(offset, bytes, dst.byteSize(), "reduce dst");
     }
 
     /**
@@ -31,10 +35,17 @@ final class KernelArgs {
      * overlap would make their results differ.
      */
     static void checkSource(MemorySegment src, String name, MemorySegment dst, long bytes) {
+        checkSource(src, 0, name, dst, 0, bytes);
+    }
+
+    /** {@link #checkSource(MemorySegment, String, MemorySegment, long)} for ranges at byte offsets. */
+    static void checkSource(MemorySegment src, long srcOffset, String name, MemorySegment dst, long dstOffset, long bytes) {
         checkNative(src, name);
-        if (bytes > src.byteSize()) Segments.checkRange(0, bytes, src.byteSize(), "reduce " + name); // names built only to fail
-        long s = src.address();
-        long d = dst.address();
+        if (srcOffset < 0 || bytes > src.byteSize() - srcOffset) {
+            Segments.checkRange(srcOffset, bytes, src.byteSize(), "reduce " + name); // names built only to fail
+        }
+        long s = src.address() + srcOffset;
+        long d = dst.address() + dstOffset;
         if (s != d && s < d + bytes && d < s + bytes) {
             throw new IllegalArgumentException("reduce: " + name + " [0x" + Long.toHexString(s) + ", +" + bytes
                     + ") partially overlaps dst [0x" + Long.toHexString(d) + ", +" + bytes

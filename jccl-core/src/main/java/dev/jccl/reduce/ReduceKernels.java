@@ -75,9 +75,9 @@ public final class ReduceKernels {
     /** In place: {@code dst[i] = dst[i] op src[i]} for i in [0, count). {@code src} may be {@code dst}. */
     public void reduce(DataType type, ReduceOp op, MemorySegment dst, MemorySegment src, long count) {
         long bytes = KernelArgs.bytes(type, count);
-        KernelArgs.checkDestination(dst, bytes);
-        KernelArgs.checkSource(src, "src", dst, bytes);
-        run(type, op, dst, dst, src, count);
+        KernelArgs.checkDestination(dst, 0, bytes);
+        KernelArgs.checkSource(src, 0, "src", dst, 0, bytes);
+        run(type, op, dst, 0, dst, 0, src, 0, count);
     }
 
     /**
@@ -85,11 +85,29 @@ public final class ReduceKernels {
      * into the output. Each source is either {@code dst} itself or disjoint from it.
      */
     public void reduce(DataType type, ReduceOp op, MemorySegment dst, MemorySegment a, MemorySegment b, long count) {
+        reduce(type, op, dst, 0, a, 0, b, 0, count);
+    }
+
+    /**
+     * Like {@link #reduce(DataType, ReduceOp, MemorySegment, MemorySegment, MemorySegment, long)} on
+     * the ranges starting at the given byte offsets: {@code dst[dstOffset..] = a[aOffset..] op b[bOffset..]}.
+     * Offsets rather than slices, so that a caller reducing chunk after chunk of larger buffers
+     * allocates no views.
+     */
+    public void reduce(DataType type, ReduceOp op, MemorySegment dst, long dstOffset, MemorySegment a, long aOffset,
+                       MemorySegment b, long bOffset, long count) {
         long bytes = KernelArgs.bytes(type, count);
-        KernelArgs.checkDestination(dst, bytes);
-        KernelArgs.checkSource(a, "a", dst, bytes);
-        KernelArgs.checkSource(b, "b", dst, bytes);
-        run(type, op, dst, a, b, count);
+        KernelArgs.checkDestination(dst, dstOffset, bytes);
+        KernelArgs.checkSource(a, aOffset, "a", dst, dstOffset, bytes);
+        KernelArgs.checkSource(b, bOffset, "b", dst, dstOffset, bytes);
+        run(type, op, dst, dstOffset, a, aOffset, b, bOffset, count);
+    }
+
+    private void run(DataType type, ReduceOp op, MemorySegment dst, long dOff, MemorySegment a, long aOff, MemorySegment b,
+                     long bOff, long count) {
+        Objects.requireNonNull(op, "op");
+        if (kind == Kind.VECTOR) VectorKernels.apply(type, op, dst, dOff, a, aOff, b, bOff, count);
+        else ScalarKernels.apply(type, op, dst, dOff, a, aOff, b, bOff, 0, count);
     }
 
     /** The last step of AVG: {@code seg[i] = seg[i] / contributions}, rounded as the package doc says. */
@@ -99,12 +117,6 @@ public final class ReduceKernels {
         KernelArgs.checkDestination(seg, bytes);
         if (kind == Kind.VECTOR) VectorKernels.finishAvg(type, seg, count, contributions);
         else ScalarKernels.finishAvg(type, seg, 0, count, contributions);
-    }
-
-    private void run(DataType type, ReduceOp op, MemorySegment dst, MemorySegment a, MemorySegment b, long count) {
-        Objects.requireNonNull(op, "op");
-        if (kind == Kind.VECTOR) VectorKernels.apply(type, op, dst, a, b, count);
-        else ScalarKernels.apply(type, op, dst, a, b, 0, count);
     }
 
     @Override

@@ -28,17 +28,17 @@ final class ScalarKernels {
      * dst[i] = a[i] op b[i] for i in [from, to). One small loop method per type, so that the JIT
      * compiles and profiles each on its own instead of one large method seeing every type.
      */
-    static void apply(DataType type, ReduceOp op, MemorySegment dst, MemorySegment a, MemorySegment b,
-                      long from, long to) {
+    static void apply(DataType type, ReduceOp op, MemorySegment dst, long dOff, MemorySegment a, long aOff,
+                      MemorySegment b, long bOff, long from, long to) {
         switch (type) {
-            case FLOAT32 -> f32Loop(op, dst, a, b, from, to);
-            case FLOAT64 -> f64Loop(op, dst, a, b, from, to);
-            case FLOAT16 -> f16Loop(op, dst, a, b, from, to);
-            case BFLOAT16 -> bf16Loop(op, dst, a, b, from, to);
-            case INT8 -> i8Loop(op, dst, a, b, from, to);
-            case UINT8 -> u8Loop(op, dst, a, b, from, to);
-            case INT32 -> i32Loop(op, dst, a, b, from, to);
-            case INT64 -> i64Loop(op, dst, a, b, from, to);
+            case FLOAT32 -> f32Loop(op, dst, dOff, a, aOff, b, bOff, from, to);
+            case FLOAT64 -> f64Loop(op, dst, dOff, a, aOff, b, bOff, from, to);
+            case FLOAT16 -> f16Loop(op, dst, dOff, a, aOff, b, bOff, from, to);
+            case BFLOAT16 -> bf16Loop(op, dst, dOff, a, aOff, b, bOff, from, to);
+            case INT8 -> i8Loop(op, dst, dOff, a, aOff, b, bOff, from, to);
+            case UINT8 -> u8Loop(op, dst, dOff, a, aOff, b, bOff, from, to);
+            case INT32 -> i32Loop(op, dst, dOff, a, aOff, b, bOff, from, to);
+            case INT64 -> i64Loop(op, dst, dOff, a, aOff, b, bOff, from, to);
         }
     }
 
@@ -66,36 +66,36 @@ final class ScalarKernels {
         }
     }
 
-    private static void f32Loop(ReduceOp op, MemorySegment dst, MemorySegment a, MemorySegment b, long from, long to) {
-        for (long o = from * 4; o < to * 4; o += 4) dst.set(F32, o, f32(op, a.get(F32, o), b.get(F32, o)));
+    private static void f32Loop(ReduceOp op, MemorySegment dst, long dOff, MemorySegment a, long aOff, MemorySegment b, long bOff, long from, long to) {
+        for (long o = from * 4; o < to * 4; o += 4) dst.set(F32, dOff + o, f32(op, a.get(F32, aOff + o), b.get(F32, bOff + o)));
     }
 
-    private static void f64Loop(ReduceOp op, MemorySegment dst, MemorySegment a, MemorySegment b, long from, long to) {
-        for (long o = from * 8; o < to * 8; o += 8) dst.set(F64, o, f64(op, a.get(F64, o), b.get(F64, o)));
+    private static void f64Loop(ReduceOp op, MemorySegment dst, long dOff, MemorySegment a, long aOff, MemorySegment b, long bOff, long from, long to) {
+        for (long o = from * 8; o < to * 8; o += 8) dst.set(F64, dOff + o, f64(op, a.get(F64, aOff + o), b.get(F64, bOff + o)));
     }
 
-    private static void f16Loop(ReduceOp op, MemorySegment dst, MemorySegment a, MemorySegment b, long from, long to) {
-        for (long o = from * 2; o < to * 2; o += 2) dst.set(I16, o, f16(op, a.get(I16, o), b.get(I16, o)));
+    private static void f16Loop(ReduceOp op, MemorySegment dst, long dOff, MemorySegment a, long aOff, MemorySegment b, long bOff, long from, long to) {
+        for (long o = from * 2; o < to * 2; o += 2) dst.set(I16, dOff + o, f16(op, a.get(I16, aOff + o), b.get(I16, bOff + o)));
     }
 
-    private static void bf16Loop(ReduceOp op, MemorySegment dst, MemorySegment a, MemorySegment b, long from, long to) {
-        for (long o = from * 2; o < to * 2; o += 2) dst.set(I16, o, bf16(op, a.get(I16, o), b.get(I16, o)));
+    private static void bf16Loop(ReduceOp op, MemorySegment dst, long dOff, MemorySegment a, long aOff, MemorySegment b, long bOff, long from, long to) {
+        for (long o = from * 2; o < to * 2; o += 2) dst.set(I16, dOff + o, bf16(op, a.get(I16, aOff + o), b.get(I16, bOff + o)));
     }
 
-    private static void i8Loop(ReduceOp op, MemorySegment dst, MemorySegment a, MemorySegment b, long from, long to) {
-        for (long o = from; o < to; o++) dst.set(I8, o, i8(op, a.get(I8, o), b.get(I8, o)));
+    private static void i8Loop(ReduceOp op, MemorySegment dst, long dOff, MemorySegment a, long aOff, MemorySegment b, long bOff, long from, long to) {
+        for (long o = from; o < to; o++) dst.set(I8, dOff + o, i8(op, a.get(I8, aOff + o), b.get(I8, bOff + o)));
     }
 
-    private static void u8Loop(ReduceOp op, MemorySegment dst, MemorySegment a, MemorySegment b, long from, long to) {
-        for (long o = from; o < to; o++) dst.set(I8, o, u8(op, a.get(I8, o), b.get(I8, o)));
+    private static void u8Loop(ReduceOp op, MemorySegment dst, long dOff, MemorySegment a, long aOff, MemorySegment b, long bOff, long from, long to) {
+        for (long o = from; o < to; o++) dst.set(I8, dOff + o, u8(op, a.get(I8, aOff + o), b.get(I8, bOff + o)));
     }
 
-    private static void i32Loop(ReduceOp op, MemorySegment dst, MemorySegment a, MemorySegment b, long from, long to) {
-        for (long o = from * 4; o < to * 4; o += 4) dst.set(I32, o, i32(op, a.get(I32, o), b.get(I32, o)));
+    private static void i32Loop(ReduceOp op, MemorySegment dst, long dOff, MemorySegment a, long aOff, MemorySegment b, long bOff, long from, long to) {
+        for (long o = from * 4; o < to * 4; o += 4) dst.set(I32, dOff + o, i32(op, a.get(I32, aOff + o), b.get(I32, bOff + o)));
     }
 
-    private static void i64Loop(ReduceOp op, MemorySegment dst, MemorySegment a, MemorySegment b, long from, long to) {
-        for (long o = from * 8; o < to * 8; o += 8) dst.set(I64, o, i64(op, a.get(I64, o), b.get(I64, o)));
+    private static void i64Loop(ReduceOp op, MemorySegment dst, long dOff, MemorySegment a, long aOff, MemorySegment b, long bOff, long from, long to) {
+        for (long o = from * 8; o < to * 8; o += 8) dst.set(I64, dOff + o, i64(op, a.get(I64, aOff + o), b.get(I64, bOff + o)));
     }
 
     static float f32(ReduceOp op, float x, float y) {

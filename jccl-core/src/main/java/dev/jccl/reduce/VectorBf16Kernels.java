@@ -18,38 +18,38 @@ final class VectorBf16Kernels {
 
     private static final long BYTES = 2;
 
-    static long bf16Sum(MemorySegment dst, MemorySegment a, MemorySegment b, long count) {
+    static long bf16Sum(MemorySegment dst, long dOff, MemorySegment a, long aOff, MemorySegment b, long bOff, long count) {
         long end = HalfLanes.loopBound(count);
         for (long i = 0; i < end; i += STEP) {
             long o = i * BYTES;
-            storeBits(toBf16(bf16ToFloat(loadBits(a, o)).add(bf16ToFloat(loadBits(b, o)))), dst, o);
+            storeBits(toBf16(bf16ToFloat(loadBits(a, aOff + o)).add(bf16ToFloat(loadBits(b, bOff + o)))), dst, dOff + o);
         }
         return end;
     }
 
-    static long bf16Prod(MemorySegment dst, MemorySegment a, MemorySegment b, long count) {
+    static long bf16Prod(MemorySegment dst, long dOff, MemorySegment a, long aOff, MemorySegment b, long bOff, long count) {
         long end = HalfLanes.loopBound(count);
         for (long i = 0; i < end; i += STEP) {
             long o = i * BYTES;
-            storeBits(toBf16(bf16ToFloat(loadBits(a, o)).mul(bf16ToFloat(loadBits(b, o)))), dst, o);
+            storeBits(toBf16(bf16ToFloat(loadBits(a, aOff + o)).mul(bf16ToFloat(loadBits(b, bOff + o)))), dst, dOff + o);
         }
         return end;
     }
 
-    static long bf16Min(MemorySegment dst, MemorySegment a, MemorySegment b, long count) {
+    static long bf16Min(MemorySegment dst, long dOff, MemorySegment a, long aOff, MemorySegment b, long bOff, long count) {
         long end = HalfLanes.loopBound(count);
         for (long i = 0; i < end; i += STEP) {
             long o = i * BYTES;
-            storeBits(toBf16(bf16ToFloat(loadBits(a, o)).min(bf16ToFloat(loadBits(b, o)))), dst, o);
+            storeBits(toBf16(bf16ToFloat(loadBits(a, aOff + o)).min(bf16ToFloat(loadBits(b, bOff + o)))), dst, dOff + o);
         }
         return end;
     }
 
-    static long bf16Max(MemorySegment dst, MemorySegment a, MemorySegment b, long count) {
+    static long bf16Max(MemorySegment dst, long dOff, MemorySegment a, long aOff, MemorySegment b, long bOff, long count) {
         long end = HalfLanes.loopBound(count);
         for (long i = 0; i < end; i += STEP) {
             long o = i * BYTES;
-            storeBits(toBf16(bf16ToFloat(loadBits(a, o)).max(bf16ToFloat(loadBits(b, o)))), dst, o);
+            storeBits(toBf16(bf16ToFloat(loadBits(a, aOff + o)).max(bf16ToFloat(loadBits(b, bOff + o)))), dst, dOff + o);
         }
         return end;
     }

@@ -18,50 +18,50 @@ final class VectorByteKernels {
     private static final VectorSpecies<Byte> B = ByteVector.SPECIES_PREFERRED;
     private static final ByteOrder NATIVE = ByteOrder.nativeOrder();
 
-    static long sum(MemorySegment dst, MemorySegment a, MemorySegment b, long count) {
+    static long sum(MemorySegment dst, long dOff, MemorySegment a, long aOff, MemorySegment b, long bOff, long count) {
         long end = B.loopBound(count);
         for (long i = 0; i < end; i += B.length()) {
-            load(a, i).add(load(b, i)).intoMemorySegment(dst, i, NATIVE);
+            load(a, aOff + i).add(load(b, bOff + i)).intoMemorySegment(dst, dOff + i, NATIVE);
         }
         return end;
     }
 
-    static long prod(MemorySegment dst, MemorySegment a, MemorySegment b, long count) {
+    static long prod(MemorySegment dst, long dOff, MemorySegment a, long aOff, MemorySegment b, long bOff, long count) {
         long end = B.loopBound(count);
         for (long i = 0; i < end; i += B.length()) {
-            load(a, i).mul(load(b, i)).intoMemorySegment(dst, i, NATIVE);
+            load(a, aOff + i).mul(load(b, bOff + i)).intoMemorySegment(dst, dOff + i, NATIVE);
         }
         return end;
     }
 
-    static long i8Min(MemorySegment dst, MemorySegment a, MemorySegment b, long count) {
+    static long i8Min(MemorySegment dst, long dOff, MemorySegment a, long aOff, MemorySegment b, long bOff, long count) {
         long end = B.loopBound(count);
         for (long i = 0; i < end; i += B.length()) {
-            load(a, i).min(load(b, i)).intoMemorySegment(dst, i, NATIVE);
+            load(a, aOff + i).min(load(b, bOff + i)).intoMemorySegment(dst, dOff + i, NATIVE);
         }
         return end;
     }
 
-    static long i8Max(MemorySegment dst, MemorySegment a, MemorySegment b, long count) {
+    static long i8Max(MemorySegment dst, long dOff, MemorySegment a, long aOff, MemorySegment b, long bOff, long count) {
         long end = B.loopBound(count);
         for (long i = 0; i < end; i += B.length()) {
-            load(a, i).max(load(b, i)).intoMemorySegment(dst, i, NATIVE);
+            load(a, aOff + i).max(load(b, bOff + i)).intoMemorySegment(dst, dOff + i, NATIVE);
         }
         return end;
     }
 
-    static long u8Min(MemorySegment dst, MemorySegment a, MemorySegment b, long count) {
+    static long u8Min(MemorySegment dst, long dOff, MemorySegment a, long aOff, MemorySegment b, long bOff, long count) {
         long end = B.loopBound(count);
         for (long i = 0; i < end; i += B.length()) {
-            load(a, i).lanewise(VectorOperators.UMIN, load(b, i)).intoMemorySegment(dst, i, NATIVE);
+            load(a, aOff + i).lanewise(VectorOperators.UMIN, load(b, bOff + i)).intoMemorySegment(dst, dOff + i, NATIVE);
         }
         return end;
     }
 
-    static long u8Max(MemorySegment dst, MemorySegment a, MemorySegment b, long count) {
+    static long u8Max(MemorySegment dst, long dOff, MemorySegment a, long aOff, MemorySegment b, long bOff, long count) {
         long end = B.loopBound(count);
         for (long i = 0; i < end; i += B.length()) {
-            load(a, i).lanewise(VectorOperators.UMAX, load(b, i)).intoMemorySegment(dst, i, NATIVE);
+            load(a, aOff + i).lanewise(VectorOperators.UMAX, load(b, bOff + i)).intoMemorySegment(dst, dOff + i, NATIVE);
         }
         return end;
     }

@@ -28,20 +28,26 @@ final class VectorF16Kernels {
     /** Elements per block: 16 KiB of float32, a multiple of every vector length. */
     private static final int BLOCK = 4096;
     private static final long BYTES = 2;
+    /**
+     * Each thread's block, made once: a float16 allreduce calls this for every received chunk, and a
+     * fresh 16 KiB array per chunk would be most of what the whole data path allocates. Per thread,
+     * so two threads reducing at once never share one.
+     */
+    private static final ThreadLocal<float[]> BLOCKS = ThreadLocal.withInitial(() -> new float[BLOCK]);
 
-    static long apply(ReduceOp op, MemorySegment dst, MemorySegment a, MemorySegment b, long count) {
+    static long apply(ReduceOp op, MemorySegment dst, long dOff, MemorySegment a, long aOff, MemorySegment b, long bOff, long count) {
         long end = HalfLanes.loopBound(count);
         if (end == 0) return 0;
-        float[] block = new float[(int) Math.min(BLOCK, end)];
+        float[] block = BLOCKS.get();
         for (long start = 0; start < end; start += BLOCK) {
             int n = (int) Math.min(BLOCK, end - start);
             switch (op) {
-                case SUM, AVG -> widenSum(a, b, start, n, block);
-                case PROD -> widenProd(a, b, start, n, block);
-                case MIN -> widenMin(a, b, start, n, block);
-                case MAX -> widenMax(a, b, start, n, block);
+                case SUM, AVG -> widenSum(a, aOff, b, bOff, start, n, block);
+                case PROD -> widenProd(a, aOff, b, bOff, start, n, block);
+                case MIN -> widenMin(a, aOff, b, bOff, start, n, block);
+                case MAX -> widenMax(a, aOff, b, bOff, start, n, block);
             }
-            narrow(block, n, dst, start);
+            narrow(block, n, dst, dOff, start);
         }
         return end;
     }
@@ -49,40 +55,40 @@ final class VectorF16Kernels {
     static long divideBy(MemorySegment seg, long count, int n) {
         long end = HalfLanes.loopBound(count);
         if (end == 0) return 0;
-        float[] block = new float[(int) Math.min(BLOCK, end)];
+        float[] block = BLOCKS.get();
         for (long start = 0; start < end; start += BLOCK) {
             int len = (int) Math.min(BLOCK, end - start);
             widenDivide(seg, n, start, len, block);
-            narrow(block, len, seg, start);
+            narrow(block, len, seg, 0, start);
         }
         return end;
     }
 
-    private static void widenSum(MemorySegment a, MemorySegment b, long start, int n, float[] block) {
+    private static void widenSum(MemorySegment a, long aOff, MemorySegment b, long bOff, long start, int n, float[] block) {
         for (int i = 0; i < n; i += STEP) {
             long o = (start + i) * BYTES;
-            f16ToFloat(loadBits(a, o)).add(f16ToFloat(loadBits(b, o))).intoArray(block, i);
+            f16ToFloat(loadBits(a, aOff + o)).add(f16ToFloat(loadBits(b, bOff + o))).intoArray(block, i);
         }
     }
 
-    private static void widenProd(MemorySegment a, MemorySegment b, long start, int n, float[] block) {
+    private static void widenProd(MemorySegment a, long aOff, MemorySegment b, long bOff, long start, int n, float[] block) {
         for (int i = 0; i < n; i += STEP) {
             long o = (start + i) * BYTES;
-            f16ToFloat(loadBits(a, o)).mul(f16ToFloat(loadBits(b, o))).intoArray(block, i);
+            f16ToFloat(loadBits(a, aOff + o)).mul(f16ToFloat(loadBits(b, bOff + o))).intoArray(block, i);
         }
     }
 
-    private static void widenMin(MemorySegment a, MemorySegment b, long start, int n, float[] block) {
+    private static void widenMin(MemorySegment a, long aOff, MemorySegment b, long bOff, long start, int n, float[] block) {
         for (int i = 0; i < n; i += STEP) {
             long o = (start + i) * BYTES;
-            f16ToFloat(loadBits(a, o)).min(f16ToFloat(loadBits(b, o))).intoArray(block, i);
+            f16ToFloat(loadBits(a, aOff + o)).min(f16ToFloat(loadBits(b, bOff + o))).intoArray(block, i);
         }
     }
 
-    private static void widenMax(MemorySegment a, MemorySegment b, long start, int n, float[] block) {
+    private static void widenMax(MemorySegment a, long aOff, MemorySegment b, long bOff, long start, int n, float[] block) {
         for (int i = 0; i < n; i += STEP) {
             long o = (start + i) * BYTES;
-            f16ToFloat(loadBits(a, o)).max(f16ToFloat(loadBits(b, o))).intoArray(block, i);
+            f16ToFloat(loadBits(a, aOff + o)).max(f16ToFloat(loadBits(b, bOff + o))).intoArray(block, i);
         }
     }
 
@@ -93,9 +99,9 @@ final class VectorF16Kernels {
         }
     }
 
-    private static void narrow(float[] block, int n, MemorySegment dst, long start) {
+    private static void narrow(float[] block, int n, MemorySegment dst, long dOff, long start) {
         for (int i = 0; i < n; i += STEP) {
-            storeBits(toF16(FloatVector.fromArray(F, block, i)), dst, (start + i) * BYTES);
+            storeBits(toF16(FloatVector.fromArray(F, block, i)), dst, dOff + (start + i) * BYTES);
         }
     }
 }

@@ -23,38 +23,38 @@ final class VectorFloatKernels {
     private static final VectorSpecies<Double> D = DoubleVector.SPECIES_PREFERRED;
     private static final ByteOrder NATIVE = ByteOrder.nativeOrder();
 
-    static long f32Sum(MemorySegment dst, MemorySegment a, MemorySegment b, long count) {
+    static long f32Sum(MemorySegment dst, long dOff, MemorySegment a, long aOff, MemorySegment b, long bOff, long count) {
         long end = F.loopBound(count);
         for (long i = 0; i < end; i += F.length()) {
             long o = i * Float.BYTES;
-            canonical(loadF(a, o).add(loadF(b, o))).intoMemorySegment(dst, o, NATIVE);
+            canonical(loadF(a, aOff + o).add(loadF(b, bOff + o))).intoMemorySegment(dst, dOff + o, NATIVE);
         }
         return end;
     }
 
-    static long f32Prod(MemorySegment dst, MemorySegment a, MemorySegment b, long count) {
+    static long f32Prod(MemorySegment dst, long dOff, MemorySegment a, long aOff, MemorySegment b, long bOff, long count) {
         long end = F.loopBound(count);
         for (long i = 0; i < end; i += F.length()) {
             long o = i * Float.BYTES;
-            canonical(loadF(a, o).mul(loadF(b, o))).intoMemorySegment(dst, o, NATIVE);
+            canonical(loadF(a, aOff + o).mul(loadF(b, bOff + o))).intoMemorySegment(dst, dOff + o, NATIVE);
         }
         return end;
     }
 
-    static long f32Min(MemorySegment dst, MemorySegment a, MemorySegment b, long count) {
+    static long f32Min(MemorySegment dst, long dOff, MemorySegment a, long aOff, MemorySegment b, long bOff, long count) {
         long end = F.loopBound(count);
         for (long i = 0; i < end; i += F.length()) {
             long o = i * Float.BYTES;
-            canonical(loadF(a, o).min(loadF(b, o))).intoMemorySegment(dst, o, NATIVE);
+            canonical(loadF(a, aOff + o).min(loadF(b, bOff + o))).intoMemorySegment(dst, dOff + o, NATIVE);
         }
         return end;
     }
 
-    static long f32Max(MemorySegment dst, MemorySegment a, MemorySegment b, long count) {
+    static long f32Max(MemorySegment dst, long dOff, MemorySegment a, long aOff, MemorySegment b, long bOff, long count) {
         long end = F.loopBound(count);
         for (long i = 0; i < end; i += F.length()) {
             long o = i * Float.BYTES;
-            canonical(loadF(a, o).max(loadF(b, o))).intoMemorySegment(dst, o, NATIVE);
+            canonical(loadF(a, aOff + o).max(loadF(b, bOff + o))).intoMemorySegment(dst, dOff + o, NATIVE);
         }
         return end;
     }
@@ -69,38 +69,38 @@ final class VectorFloatKernels {
         return end;
     }
 
-    static long f64Sum(MemorySegment dst, MemorySegment a, MemorySegment b, long count) {
+    static long f64Sum(MemorySegment dst, long dOff, MemorySegment a, long aOff, MemorySegment b, long bOff, long count) {
         long end = D.loopBound(count);
         for (long i = 0; i < end; i += D.length()) {
             long o = i * Double.BYTES;
-            canonical(loadD(a, o).add(loadD(b, o))).intoMemorySegment(dst, o, NATIVE);
+            canonical(loadD(a, aOff + o).add(loadD(b, bOff + o))).intoMemorySegment(dst, dOff + o, NATIVE);
         }
         return end;
     }
 
-    static long f64Prod(MemorySegment dst, MemorySegment a, MemorySegment b, long count) {
+    static long f64Prod(MemorySegment dst, long dOff, MemorySegment a, long aOff, MemorySegment b, long bOff, long count) {
         long end = D.loopBound(count);
         for (long i = 0; i < end; i += D.length()) {
             long o = i * Double.BYTES;
-            canonical(loadD(a, o).mul(loadD(b, o))).intoMemorySegment(dst, o, NATIVE);
+            canonical(loadD(a, aOff + o).mul(loadD(b, bOff + o))).intoMemorySegment(dst, dOff + o, NATIVE);
         }
         return end;
     }
 
-    static long f64Min(MemorySegment dst, MemorySegment a, MemorySegment b, long count) {
+    static long f64Min(MemorySegment dst, long dOff, MemorySegment a, long aOff, MemorySegment b, long bOff, long count) {
         long end = D.loopBound(count);
         for (long i = 0; i < end; i += D.length()) {
             long o = i * Double.BYTES;
-            canonical(loadD(a, o).min(loadD(b, o))).intoMemorySegment(dst, o, NATIVE);
+            canonical(loadD(a, aOff + o).min(loadD(b, bOff + o))).intoMemorySegment(dst, dOff + o, NATIVE);
         }
         return end;
     }
 
-    static long f64Max(MemorySegment dst, MemorySegment a, MemorySegment b, long count) {
+    static long f64Max(MemorySegment dst, long dOff, MemorySegment a, long aOff, MemorySegment b, long bOff, long count) {
         long end = D.loopBound(count);
         for (long i = 0; i < end; i += D.length()) {
             long o = i * Double.BYTES;
-            canonical(loadD(a, o).max(loadD(b, o))).intoMemorySegment(dst, o, NATIVE);
+            canonical(loadD(a, aOff + o).max(loadD(b, bOff + o))).intoMemorySegment(dst, dOff + o, NATIVE);
         }
         return end;
     }

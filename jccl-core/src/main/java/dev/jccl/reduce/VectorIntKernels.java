@@ -19,74 +19,74 @@ final class VectorIntKernels {
     private static final VectorSpecies<Long> L = LongVector.SPECIES_PREFERRED;
     private static final ByteOrder NATIVE = ByteOrder.nativeOrder();
 
-    static long i32Sum(MemorySegment dst, MemorySegment a, MemorySegment b, long count) {
+    static long i32Sum(MemorySegment dst, long dOff, MemorySegment a, long aOff, MemorySegment b, long bOff, long count) {
         long end = I.loopBound(count);
         for (long i = 0; i < end; i += I.length()) {
             long o = i * Integer.BYTES;
-            loadI(a, o).add(loadI(b, o)).intoMemorySegment(dst, o, NATIVE);
+            loadI(a, aOff + o).add(loadI(b, bOff + o)).intoMemorySegment(dst, dOff + o, NATIVE);
         }
         return end;
     }
 
-    static long i32Prod(MemorySegment dst, MemorySegment a, MemorySegment b, long count) {
+    static long i32Prod(MemorySegment dst, long dOff, MemorySegment a, long aOff, MemorySegment b, long bOff, long count) {
         long end = I.loopBound(count);
         for (long i = 0; i < end; i += I.length()) {
             long o = i * Integer.BYTES;
-            loadI(a, o).mul(loadI(b, o)).intoMemorySegment(dst, o, NATIVE);
+            loadI(a, aOff + o).mul(loadI(b, bOff + o)).intoMemorySegment(dst, dOff + o, NATIVE);
         }
         return end;
     }
 
-    static long i32Min(MemorySegment dst, MemorySegment a, MemorySegment b, long count) {
+    static long i32Min(MemorySegment dst, long dOff, MemorySegment a, long aOff, MemorySegment b, long bOff, long count) {
         long end = I.loopBound(count);
         for (long i = 0; i < end; i += I.length()) {
             long o = i * Integer.BYTES;
-            loadI(a, o).min(loadI(b, o)).intoMemorySegment(dst, o, NATIVE);
+            loadI(a, aOff + o).min(loadI(b, bOff + o)).intoMemorySegment(dst, dOff + o, NATIVE);
         }
         return end;
     }
 
-    static long i32Max(MemorySegment dst, MemorySegment a, MemorySegment b, long count) {
+    static long i32Max(MemorySegment dst, long dOff, MemorySegment a, long aOff, MemorySegment b, long bOff, long count) {
         long end = I.loopBound(count);
         for (long i = 0; i < end; i += I.length()) {
             long o = i * Integer.BYTES;
-            loadI(a, o).max(loadI(b, o)).intoMemorySegment(dst, o, NATIVE);
+            loadI(a, aOff + o).max(loadI(b, bOff + o)).intoMemorySegment(dst, dOff + o, NATIVE);
         }
         return end;
     }
 
-    static long i64Sum(MemorySegment dst, MemorySegment a, MemorySegment b, long count) {
+    static long i64Sum(MemorySegment dst, long dOff, MemorySegment a, long aOff, MemorySegment b, long bOff, long count) {
         long end = L.loopBound(count);
         for (long i = 0; i < end; i += L.length()) {
             long o = i * Long.BYTES;
-            loadL(a, o).add(loadL(b, o)).intoMemorySegment(dst, o, NATIVE);
+            loadL(a, aOff + o).add(loadL(b, bOff + o)).intoMemorySegment(dst, dOff + o, NATIVE);
         }
         return end;
     }
 
-    static long i64Prod(MemorySegment dst, MemorySegment a, MemorySegment b, long count) {
+    static long i64Prod(MemorySegment dst, long dOff, MemorySegment a, long aOff, MemorySegment b, long bOff, long count) {
         long end = L.loopBound(count);
         for (long i = 0; i < end; i += L.length()) {
             long o = i * Long.BYTES;
-            loadL(a, o).mul(loadL(b, o)).intoMemorySegment(dst, o, NATIVE);
+            loadL(a, aOff + o).mul(loadL(b, bOff + o)).intoMemorySegment(dst, dOff + o, NATIVE);
         }
         return end;
     }
 
-    static long i64Min(MemorySegment dst, MemorySegment a, MemorySegment b, long count) {
+    static long i64Min(MemorySegment dst, long dOff, MemorySegment a, long aOff, MemorySegment b, long bOff, long count) {
         long end = L.loopBound(count);
         for (long i = 0; i < end; i += L.length()) {
             long o = i * Long.BYTES;
-            loadL(a, o).min(loadL(b, o)).intoMemorySegment(dst, o, NATIVE);
+            loadL(a, aOff + o).min(loadL(b, bOff + o)).intoMemorySegment(dst, dOff + o, NATIVE);
         }
         return end;
     }
 
-    static long i64Max(MemorySegment dst, MemorySegment a, MemorySegment b, long count) {
+    static long i64Max(MemorySegment dst, long dOff, MemorySegment a, long aOff, MemorySegment b, long bOff, long count) {
         long end = L.loopBound(count);
         for (long i = 0; i < end; i += L.length()) {
             long o = i * Long.BYTES;
-            loadL(a, o).max(loadL(b, o)).intoMemorySegment(dst, o, NATIVE);
+            loadL(a, aOff + o).max(loadL(b, bOff + o)).intoMemorySegment(dst, dOff + o, NATIVE);
         }
         return end;
     }

@@ -18,47 +18,51 @@ final class VectorKernels {
         return "vector, " + FloatVector.SPECIES_PREFERRED.vectorBitSize() + "-bit lanes";
     }
 
-    static void apply(DataType type, ReduceOp op, MemorySegment dst, MemorySegment a, MemorySegment b, long count) {
+    static void apply(DataType type, ReduceOp op, MemorySegment dst, long dOff, MemorySegment a, long aOff, MemorySegment b, long bOff, long count) {
         long done = switch (type) {
             case FLOAT32 -> switch (op) {
-                case SUM, AVG -> VectorFloatKernels.f32Sum(dst, a, b, count);
-                case PROD -> VectorFloatKernels.f32Prod(dst, a, b, count);
-                case MIN -> VectorFloatKernels.f32Min(dst, a, b, count);
-                case MAX -> VectorFloatKernels.f32Max(dst, a, b, count);
+                case SUM, AVG -> VectorFloatKernels.f32Sum(dst, dOff, a, aOff, b, bOff, count);
+                case PROD -> VectorFloatKernels.f32Prod(dst, dOff, a, aOff, b, bOff, count);
+                case MIN -> VectorFloatKernels.f32Min(dst, dOff, a, aOff, b, bOff, count);
+                case MAX -> VectorFloatKernels.f32Max(dst, dOff, a, aOff, b, bOff, count);
             };
             case FLOAT64 -> switch (op) {
-                case SUM, AVG -> VectorFloatKernels.f64Sum(dst, a, b, count);
-                case PROD -> VectorFloatKernels.f64Prod(dst, a, b, count);
-                case MIN -> VectorFloatKernels.f64Min(dst, a, b, count);
-                case MAX -> VectorFloatKernels.f64Max(dst, a, b, count);
+                case SUM, AVG -> VectorFloatKernels.f64Sum(dst, dOff, a, aOff, b, bOff, count);
+                case PROD -> VectorFloatKernels.f64Prod(dst, dOff, a, aOff, b, bOff, count);
+                case MIN -> VectorFloatKernels.f64Min(dst, dOff, a, aOff, b, bOff, count);
+                case MAX -> VectorFloatKernels.f64Max(dst, dOff, a, aOff, b, bOff, count);
             };
-            case FLOAT16 -> VectorF16Kernels.apply(op, dst, a, b, count);
+            case FLOAT16 -> VectorF16Kernels.apply(op, dst, dOff, a, aOff, b, bOff, count);
             case BFLOAT16 -> switch (op) {
-                case SUM, AVG -> VectorBf16Kernels.bf16Sum(dst, a, b, count);
-                case PROD -> VectorBf16Kernels.bf16Prod(dst, a, b, count);
-                case MIN -> VectorBf16Kernels.bf16Min(dst, a, b, count);
-                case MAX -> VectorBf16Kernels.bf16Max(dst, a, b, count);
+                case SUM, AVG -> VectorBf16Kernels.bf16Sum(dst, dOff, a, aOff, b, bOff, count);
+                case PROD -> VectorBf16Kernels.bf16Prod(dst, dOff, a, aOff, b, bOff, count);
+                case MIN -> VectorBf16Kernels.bf16Min(dst, dOff, a, aOff, b, bOff, count);
+                case MAX -> VectorBf16Kernels.bf16Max(dst, dOff, a, aOff, b, bOff, count);
             };
             case INT8, UINT8 -> switch (op) {
-                case SUM, AVG -> VectorByteKernels.sum(dst, a, b, count);
-                case PROD -> VectorByteKernels.prod(dst, a, b, count);
-                case MIN -> type == DataType.INT8 ? VectorByteKernels.i8Min(dst, a, b, count) : VectorByteKernels.u8Min(dst, a, b, count);
-                case MAX -> type == DataType.INT8 ? VectorByteKernels.i8Max(dst, a, b, count) : VectorByteKernels.u8Max(dst, a, b, count);
+                case SUM, AVG -> VectorByteKernels.sum(dst, dOff, a, aOff, b, bOff, count);
+                case PROD -> VectorByteKernels.prod(dst, dOff, a, aOff, b, bOff, count);
+                case MIN -> type == DataType.INT8
+                        ? VectorByteKernels.i8Min(dst, dOff, a, aOff, b, bOff, count)
+                        : VectorByteKernels.u8Min(dst, dOff, a, aOff, b, bOff, count);
+                case MAX -> type == DataType.INT8
+                        ? VectorByteKernels.i8Max(dst, dOff, a, aOff, b, bOff, count)
+                        : VectorByteKernels.u8Max(dst, dOff, a, aOff, b, bOff, count);
             };
             case INT32 -> switch (op) {
-                case SUM, AVG -> VectorIntKernels.i32Sum(dst, a, b, count);
-                case PROD -> VectorIntKernels.i32Prod(dst, a, b, count);
-                case MIN -> VectorIntKernels.i32Min(dst, a, b, count);
-                case MAX -> VectorIntKernels.i32Max(dst, a, b, count);
+                case SUM, AVG -> VectorIntKernels.i32Sum(dst, dOff, a, aOff, b, bOff, count);
+                case PROD -> VectorIntKernels.i32Prod(dst, dOff, a, aOff, b, bOff, count);
+                case MIN -> VectorIntKernels.i32Min(dst, dOff, a, aOff, b, bOff, count);
+                case MAX -> VectorIntKernels.i32Max(dst, dOff, a, aOff, b, bOff, count);
             };
             case INT64 -> switch (op) {
-                case SUM, AVG -> VectorIntKernels.i64Sum(dst, a, b, count);
-                case PROD -> VectorIntKernels.i64Prod(dst, a, b, count);
-                case MIN -> VectorIntKernels.i64Min(dst, a, b, count);
-                case MAX -> VectorIntKernels.i64Max(dst, a, b, count);
+                case SUM, AVG -> VectorIntKernels.i64Sum(dst, dOff, a, aOff, b, bOff, count);
+                case PROD -> VectorIntKernels.i64Prod(dst, dOff, a, aOff, b, bOff, count);
+                case MIN -> VectorIntKernels.i64Min(dst, dOff, a, aOff, b, bOff, count);
+                case MAX -> VectorIntKernels.i64Max(dst, dOff, a, aOff, b, bOff, count);
             };
         };
-        ScalarKernels.apply(type, op, dst, a, b, done, count);
+        ScalarKernels.apply(type, op, dst, dOff, a, aOff, b, bOff, done, count);
     }
 
     static void finishAvg(DataType type, MemorySegment seg, long count, int n) {

@@ -11,7 +11,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -73,44 +72,39 @@ public final class ChromeTrace {
             Map<String, Integer> ofRank = tids.computeIfAbsent(e.rank(), r -> new LinkedHashMap<>());
             ofRank.putIfAbsent(e.track(), ofRank.size() + 1);
         }
-        out.append("{\"displayTimeUnit\":\"ms\",");
+        JsonWriter w = new JsonWriter(out).beginObject().name("displayTimeUnit").value("ms");
         if (droppedEvents > 0) {
-            out.append("\"otherData\":{\"droppedEvents\":").append(Long.toString(droppedEvents))
-                    .append(",\"note\":\"the timeline was full; later events were not recorded\"},");
+            w.name("otherData").beginObject().name("droppedEvents").value(droppedEvents)
+                    .name("note").value("the timeline was full; later events were not recorded").endObject();
         }
-        out.append("\"traceEvents\":[");
-        boolean first = true;
+        w.name("traceEvents").beginArrayLinePerElement();
         for (var rank : tids.entrySet()) {
-            first = meta(out, first, rank.getKey(), 0, "process_name", "rank " + rank.getKey());
-            first = meta(out, first, rank.getKey(), 0, "process_sort_index", rank.getKey());
+            meta(w, rank.getKey(), 0, "process_name").name("name").value("rank " + rank.getKey()).endObject().endObject();
+            meta(w, rank.getKey(), 0, "process_sort_index").name("sort_index").value(rank.getKey()).endObject().endObject();
             for (var track : rank.getValue().entrySet()) {
-                first = meta(out, first, rank.getKey(), track.getValue(), "thread_name", track.getKey());
-                first = meta(out, first, rank.getKey(), track.getValue(), "thread_sort_index", track.getValue());
+                meta(w, rank.getKey(), track.getValue(), "thread_name").name("name").value(track.getKey()).endObject().endObject();
+                meta(w, rank.getKey(), track.getValue(), "thread_sort_index").name("sort_index").value(track.getValue())
+                        .endObject().endObject();
             }
         }
         for (TraceEvent e : sorted) {
-            if (!first) out.append(',');
-            first = false;
-            out.append("\n{\"name\":").append(quote(e.name()))
-                    .append(",\"cat\":").append(quote(category(e.track())))
-                    .append(",\"ph\":\"").append(e.durNs() == 0 ? "i\",\"s\":\"t" : "X").append('"')
-                    .append(",\"pid\":").append(Integer.toString(e.rank()))
-                    .append(",\"tid\":").append(Integer.toString(tids.get(e.rank()).get(e.track())))
-                    .append(",\"ts\":").append(micros(e.startNs() - originNs));
-            if (e.durNs() > 0) out.append(",\"dur\":").append(micros(e.durNs()));
-            if (!e.detail().isEmpty()) out.append(",\"args\":{\"detail\":").append(quote(e.detail())).append('}');
-            out.append('}');
+            w.beginObject().name("name").value(e.name()).name("cat").value(category(e.track()));
+            if (e.durNs() == 0) w.name("ph").value("i").name("s").value("t");
+            else w.name("ph").value("X");
+            w.name("pid").value(e.rank()).name("tid").value(tids.get(e.rank()).get(e.track()))
+                    .name("ts").value(micros(e.startNs() - originNs), 3);
+            if (e.durNs() > 0) w.name("dur").value(micros(e.durNs()), 3);
+            if (!e.detail().isEmpty()) w.name("args").beginObject().name("detail").value(e.detail()).endObject();
+            w.endObject();
         }
-        out.append("\n]}\n");
+        w.endArray().endObject();
+        out.append('\n');
     }
 
-    private static boolean meta(Appendable out, boolean first, int pid, int tid, String what, Object value) throws IOException {
-        if (!first) out.append(',');
-        String arg = what.endsWith("sort_index") ? "sort_index" : "name";
-        out.append("\n{\"name\":\"").append(what).append("\",\"ph\":\"M\",\"pid\":").append(Integer.toString(pid))
-                .append(",\"tid\":").append(Integer.toString(tid)).append(",\"args\":{\"").append(arg).append("\":")
-                .append(value instanceof String str ? quote(str) : value.toString()).append("}}");
-        return false;
+    /** A metadata event up to its open {@code args} object; the caller writes the one argument and closes both. */
+    private static JsonWriter meta(JsonWriter w, int pid, int tid, String what) {
+        return w.beginObject().name("name").value(what).name("ph").value("M").name("pid").value(pid).name("tid").value(tid)
+                .name("args").beginObject();
     }
 
     /** The first word of a track ("allreduce bucket 3" -> "allreduce"), so Perfetto can filter by kind. */
@@ -119,26 +113,7 @@ public final class ChromeTrace {
         return sp < 0 ? track : track.substring(0, sp);
     }
 
-    private static String micros(long ns) {
-        return String.format(Locale.ROOT, "%.3f", ns / 1000.0);
-    }
-
-    static String quote(String s) {
-        StringBuilder sb = new StringBuilder(s.length() + 2).append('"');
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            switch (c) {
-                case '"' -> sb.append("\\\"");
-                case '\\' -> sb.append("\\\\");
-                case '\n' -> sb.append("\\n");
-                case '\r' -> sb.append("\\r");
-                case '\t' -> sb.append("\\t");
-                default -> {
-                    if (c < 0x20) sb.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
-                    else sb.append(c);
-                }
-            }
-        }
-        return sb.append('"').toString();
+    private static double micros(long ns) {
+        return ns / 1000.0;
     }
 }

@@ -64,6 +64,7 @@ public final class TimerSlack {
         }
     }
 
+    @SuppressWarnings("restricted") // a downcall is the point; without native access it fails and the default slack stays
     private static Optional<MethodHandle> lookupPrctl() {
         if (!System.getProperty("os.name", "").toLowerCase(java.util.Locale.ROOT).contains("linux")) return Optional.empty();
         try {

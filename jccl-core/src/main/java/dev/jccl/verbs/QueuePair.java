@@ -40,7 +40,11 @@ public interface QueuePair extends AutoCloseable {
     /** Moves to ERR and flushes everything outstanding. Idempotent. */
     void modifyToError();
 
-    /** Returns false when the send queue is full; throws {@link VerbsException} on a contract breach. */
+    /**
+     * Returns false when the send queue is full; throws {@link VerbsException} on a contract breach.
+     * Keeps no reference to {@code wr}: the caller may refill and post it again as soon as this
+     * returns (as with {@code ibv_post_send}), so a steady sender needs one request object per queue.
+     */
     boolean postSend(SendWr wr);
 
     /** Returns false when the receive queue is full; throws {@link VerbsException} on a contract breach. */

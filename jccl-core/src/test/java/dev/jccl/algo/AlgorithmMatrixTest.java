@@ -2,6 +2,7 @@ package dev.jccl.algo;
 
 import java.util.concurrent.TimeUnit;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -12,6 +13,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * over several, in long arithmetic (exact) and in double arithmetic (exact only if the reduction
  * order is the documented one).
  */
+@Tag("slow")
 class AlgorithmMatrixTest {
     @ParameterizedTest(name = "{0} {1} n={2}")
     @MethodSource("dev.jccl.algo.Matrix#combos")

@@ -1,5 +1,7 @@
 package dev.jccl.algo;
 
+import org.junit.jupiter.api.Tag;
+
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -9,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
+@Tag("unit")
 class BlocksAndChannelsTest {
     @Test
     void blocksCoverEveryElementOnceAndDifferByAtMostOneGrain() {

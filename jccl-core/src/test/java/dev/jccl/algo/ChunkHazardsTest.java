@@ -3,6 +3,7 @@ package dev.jccl.algo;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -14,6 +15,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 /** The waits the executor gets for each kind of hazard, at chunk granularity. */
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
+@Tag("unit")
 class ChunkHazardsTest {
     private static ChunkHazards of(long chunk, Placement p, Step... steps) {
         return ChunkHazards.of(new RankSchedule(Collective.ALL_REDUCE, Algorithm.RING, 0, 2, 16, 16, 16, List.of(steps)), chunk, p);

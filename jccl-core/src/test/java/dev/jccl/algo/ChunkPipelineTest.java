@@ -3,6 +3,7 @@ package dev.jccl.algo;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -15,6 +16,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * order may deadlock, and no rank may finish before it could have heard from every rank its output
  * depends on (for the barrier, from every rank).
  */
+@Tag("slow")
 class ChunkPipelineTest {
     @ParameterizedTest(name = "{0} {1} n={2}")
     @MethodSource("dev.jccl.algo.Matrix#combos")

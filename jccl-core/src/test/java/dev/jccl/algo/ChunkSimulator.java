@@ -155,7 +155,8 @@ final class ChunkSimulator {
         for (int a = 0; a < n; a++) {
             for (int b = 0; b < n; b++) {
                 if (!delivered.get(a * n + b).isEmpty()) {
-                    throw new AssertionError("rank " + a + " step " + delivered.get(a * n + b).peek().fromStep() + " sent a chunk to rank " + b + " that no receive took");
+                    throw new AssertionError("rank " + a + " step " + delivered.get(a * n + b).peek().fromStep() + " sent a chunk to rank "
+                            + b + " that no receive took");
                 }
             }
         }

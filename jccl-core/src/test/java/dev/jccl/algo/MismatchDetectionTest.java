@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -15,6 +16,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The simulators and references catch what they exist to catch: each check here must fail. */
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
+@Tag("unit")
 class MismatchDetectionTest {
     private static final CollectiveArgs ARGS = CollectiveArgs.of(Collective.ALL_REDUCE, 4);
 

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -17,6 +18,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * OUTPUT must equal the reference, operand order included, so every rank holds the same bits even
  * where several ranks compute the result themselves (recursive doubling).
  */
+@Tag("unit")
 class OperandOrderTest {
     static List<Algorithm> allReduces() {
         return Algorithm.implementing(Collective.ALL_REDUCE);

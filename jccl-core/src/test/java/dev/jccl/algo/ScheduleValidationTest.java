@@ -3,6 +3,7 @@ package dev.jccl.algo;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -14,6 +15,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Schedules refuse what an executor must never see, and builders refuse bad requests, naming values. */
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
+@Tag("unit")
 class ScheduleValidationTest {
     private static String refused(Runnable r) {
         return assertThrows(IllegalArgumentException.class, r::run).getMessage();
@@ -76,7 +78,8 @@ class ScheduleValidationTest {
         // Hierarchical, 2 hosts x 4: 3 + 1 + 1 + 3 steps.
         assertEquals(8, Schedules.build(Algorithm.HIERARCHICAL, big, HostTopology.uniform(2, 4), 5).steps().size());
         // Only the first channel carries the barrier.
-        assertEquals(0, Schedules.build(Algorithm.DISSEMINATION, CollectiveArgs.of(Collective.BARRIER, 0), HostTopology.singleHost(5), 2, 1, 2, 1).steps().size());
+        assertEquals(0, Schedules.build(Algorithm.DISSEMINATION, CollectiveArgs.of(Collective.BARRIER, 0), HostTopology.singleHost(5),
+                2, 1, 2, 1).steps().size());
     }
 
     @Test

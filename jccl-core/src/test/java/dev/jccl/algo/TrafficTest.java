@@ -3,6 +3,7 @@ package dev.jccl.algo;
 import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -14,6 +15,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** What the simulated ranks send matches the textbook traffic of each algorithm. */
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
+@Tag("unit")
 class TrafficTest {
     private static Harness.Outcome run(Algorithm a, HostTopology t, long count) {
         return Harness.run(Harness.Case.of(a, CollectiveArgs.of(Collective.ALL_REDUCE, count), t, 1, false), Arith.LONG_SUM, Harness.steps());

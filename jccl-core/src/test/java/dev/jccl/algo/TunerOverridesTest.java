@@ -6,6 +6,7 @@ import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.concurrent.TimeUnit;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -21,6 +22,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Overrides win over the model; bad overrides fail naming the knob and the value. */
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
+@Tag("unit")
 class TunerOverridesTest {
     private static String refused(Runnable r) {
         return assertThrows(IllegalArgumentException.class, r::run).getMessage();

@@ -4,6 +4,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -19,6 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The tuner's choices over a table of sizes and topologies, with the default cost parameters. */
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
+@Tag("unit")
 class TunerTest {
     /** "2x4" = 2 hosts of 4 ranks. */
     static HostTopology topo(String hostsByRanks) {

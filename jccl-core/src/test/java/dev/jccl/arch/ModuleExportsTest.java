@@ -2,6 +2,7 @@ package dev.jccl.arch;
 
 import dev.jccl.Communicator;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -28,6 +29,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * against the public API and the SPI, finds both providers through the module's {@code provides},
  * and fails to compile the moment it names an internal package.
  */
+@Tag("unit")
 class ModuleExportsTest {
     private static Path coreModule;
 
@@ -80,7 +82,8 @@ class ModuleExportsTest {
     @Test
     void aClientThatReachesAnInternalPackageDoesNotCompile(@TempDir Path dir) throws Exception {
         for (String internal : List.of("dev.jccl.comm.CommFactory", "dev.jccl.algo.Tuner", "dev.jccl.exec.Link",
-                "dev.jccl.reduce.ReduceKernels", "dev.jccl.verbs.base.RegionTable", "dev.jccl.verbs.shm.ShmProvider")) {
+                "dev.jccl.reduce.ReduceKernels", "dev.jccl.verbs.base.RegionTable", "dev.jccl.verbs.shm.ShmProvider",
+                "dev.jccl.trace.event.CollectiveEvent")) {
             Path src = dir.resolve(internal);
             List<String> errors = compile(src, src.resolve("out"), """
                     package client;

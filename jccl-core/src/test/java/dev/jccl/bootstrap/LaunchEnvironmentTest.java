@@ -1,6 +1,7 @@
 package dev.jccl.bootstrap;
 
 import dev.jccl.bootstrap.LaunchEnvironment.Launcher;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -10,6 +11,7 @@ import java.util.Map;
 import static org.junit.jupiter.api.Assertions.*;
 
 @Timeout(10)
+@Tag("unit")
 class LaunchEnvironmentTest {
     private static Map<String, String> env(String... kv) {
         Map<String, String> m = new HashMap<>();

@@ -1,5 +1,6 @@
 package dev.jccl.bootstrap;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -11,6 +12,7 @@ import java.util.concurrent.TimeUnit;
 import static org.junit.jupiter.api.Assertions.*;
 
 @Timeout(10)
+@Tag("unit")
 class MemoryStoreTest {
     private static final long SECOND = TimeUnit.SECONDS.toNanos(1);
     private final MemoryStore store = new MemoryStore();

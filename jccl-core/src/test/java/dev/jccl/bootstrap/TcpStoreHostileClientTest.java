@@ -4,6 +4,7 @@ import dev.jccl.config.Config;
 import dev.jccl.trace.Log;
 import dev.jccl.util.AuthHandshake;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -26,6 +27,7 @@ import static org.junit.jupiter.api.Assertions.*;
 
 /** Wrong tokens and broken frames cost the sender its connection, never the server. */
 @Timeout(30)
+@Tag("unit")
 class TcpStoreHostileClientTest {
     private final TcpStoreServer server = TcpStoreServer.startLoopback(0, TOKEN, SECOND);
 

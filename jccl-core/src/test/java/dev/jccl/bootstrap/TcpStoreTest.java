@@ -1,6 +1,7 @@
 package dev.jccl.bootstrap;
 
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -12,6 +13,7 @@ import static dev.jccl.bootstrap.MemoryStoreTest.b;
 import static org.junit.jupiter.api.Assertions.*;
 
 @Timeout(20)
+@Tag("unit")
 class TcpStoreTest {
     static final String TOKEN = "job-secret";
     static final long SECOND = TimeUnit.SECONDS.toNanos(1);

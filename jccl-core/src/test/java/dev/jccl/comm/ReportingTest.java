@@ -2,6 +2,7 @@ package dev.jccl.comm;
 
 import dev.jccl.DataType;
 import dev.jccl.ReduceOp;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.util.HashSet;
@@ -15,6 +16,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Operation descriptors, their fingerprints, the flight recorder and the failure report, without ranks. */
+@Tag("unit")
 class ReportingTest {
     private static OpDescriptor allReduce(long seq, long count) {
         return new OpDescriptor(seq + 1, OpKind.ALL_REDUCE, seq, count, DataType.FLOAT32, ReduceOp.SUM, 0);

@@ -2,6 +2,7 @@ package dev.jccl.comm;
 
 import dev.jccl.config.Config;
 import dev.jccl.verbs.VerbsException;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.util.LinkedHashMap;
@@ -13,6 +14,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The provider of each pair comes from the providers' own reach, decided alike at both ends. */
+@Tag("unit")
 class TransportChoiceTest {
     private static final Config ALL = Config.of(Map.of());
 

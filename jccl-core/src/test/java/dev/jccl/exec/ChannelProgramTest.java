@@ -8,6 +8,7 @@ import dev.jccl.algo.HostTopology;
 import dev.jccl.algo.Placement;
 import dev.jccl.algo.RankSchedule;
 import dev.jccl.algo.Schedules;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -19,6 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The compiled program keeps ChunkHazards' operations and waits exactly, and the FIFO order per link. */
+@Tag("unit")
 class ChannelProgramTest {
     @Test
     void compiledWaitsAreChunkHazardsWaits() {

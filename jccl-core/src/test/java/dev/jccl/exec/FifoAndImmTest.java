@@ -1,5 +1,6 @@
 package dev.jccl.exec;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -7,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+@Tag("unit")
 class FifoAndImmTest {
     @Test
     void fifoHasEightSlotsUnlessAForcedChunkNeedsFewerLargerOnes() {

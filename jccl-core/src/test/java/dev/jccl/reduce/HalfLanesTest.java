@@ -3,6 +3,7 @@ package dev.jccl.reduce;
 import dev.jccl.BFloat16;
 import dev.jccl.Half;
 import jdk.incubator.vector.FloatVector;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -23,6 +24,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * the floats on either side of it, the specials and random bit patterns.
  */
 @Timeout(60)
+@Tag("unit")
 class HalfLanesTest {
     private static final ByteOrder NATIVE = ByteOrder.nativeOrder();
 

@@ -5,6 +5,7 @@ import dev.jccl.ReduceOp;
 import dev.jccl.config.Config;
 import dev.jccl.config.ConfigException;
 import dev.jccl.config.Knobs;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -19,6 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Bad calls are refused naming their values, before any memory is touched; kernel selection. */
 @Timeout(10)
+@Tag("unit")
 class ReduceKernelsArgsTest {
     private final ReduceKernels kernels = ReduceKernels.vector();
 

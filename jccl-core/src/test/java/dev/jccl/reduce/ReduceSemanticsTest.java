@@ -4,6 +4,7 @@ import dev.jccl.BFloat16;
 import dev.jccl.DataType;
 import dev.jccl.Half;
 import dev.jccl.ReduceOp;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -19,6 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * over 67 elements, so the vector kernel computes it in whole vectors and in its scalar tail.
  */
 @Timeout(30)
+@Tag("unit")
 class ReduceSemanticsTest {
     private static final int REPEAT = 67;
 

@@ -2,6 +2,7 @@ package dev.jccl.reduce;
 
 import dev.jccl.DataType;
 import dev.jccl.ReduceOp;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -25,6 +26,7 @@ import static org.junit.jupiter.api.Assertions.fail;
  * the bytes around each destination slice are checked to be untouched.
  */
 @Timeout(300)
+@Tag("slow")
 class VectorMatchesScalarTest {
     /** First, so that the JIT has compiled the vector loops before the short counts run. */
     private static final long LARGE = 1_000_003;

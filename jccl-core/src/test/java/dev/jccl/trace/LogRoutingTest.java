@@ -2,6 +2,7 @@ package dev.jccl.trace;
 
 import dev.jccl.config.Config;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayOutputStream;
@@ -26,6 +27,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * with the subsystem's logger name and the mapped level when it goes through System.Logger (here
  * the JDK's finder, so JUL receives them), and JCCL_DEBUG_FILE written either way.
  */
+@Tag("unit")
 class LogRoutingTest {
     /** host:pid:rank [SUBSYS] (WARN )message, as NCCL prints it. */
     private static final String LINE = "[^:\\s]+:\\d+:-?\\d+ \\[%s\\] %s";

@@ -1,5 +1,6 @@
 package dev.jccl.trace;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -15,6 +16,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
+@Tag("unit")
 class TimelineTest {
     @Test
     void disabledTimelineRecordsNothing() {

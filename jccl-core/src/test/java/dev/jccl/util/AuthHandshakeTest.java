@@ -1,5 +1,6 @@
 package dev.jccl.util;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -18,6 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 @Timeout(value = 10, unit = TimeUnit.SECONDS)
+@Tag("unit")
 class AuthHandshakeTest {
     /** Runs the server side of one handshake on a loopback socket; completes with its outcome. */
     private static CompletableFuture<Void> serveOnce(ServerSocket listener, String token) {

@@ -1,5 +1,6 @@
 package dev.jccl.util;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -7,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 @Timeout(10)
+@Tag("unit")
 class HostLoadTest {
     @Test
     void runnableThreadsAreReadFromTheFourthField() {

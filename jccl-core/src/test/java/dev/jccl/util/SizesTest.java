@@ -1,10 +1,12 @@
 package dev.jccl.util;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+@Tag("unit")
 class SizesTest {
     @Test
     void parsesByteSizesInTheWaysPeopleTypeThem() {

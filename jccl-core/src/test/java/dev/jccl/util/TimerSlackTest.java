@@ -1,5 +1,6 @@
 package dev.jccl.util;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -10,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
+@Tag("unit")
 class TimerSlackTest {
     private static long onFreshThread(Runnable before) throws Exception {
         CompletableFuture<Long> slack = new CompletableFuture<>();

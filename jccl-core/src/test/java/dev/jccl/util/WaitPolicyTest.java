@@ -2,6 +2,7 @@ package dev.jccl.util;
 
 import dev.jccl.util.WaitPolicy.Backoff;
 import dev.jccl.util.WaitPolicy.CqKind;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -20,6 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * does. {@code auto} budgets follow the host's load at the moment, so those rows accept either of
  * the two answers (a spare core: 50 µs; none: 0).
  */
+@Tag("unit")
 class WaitPolicyTest {
     private static final long AUTO = AUTO_SPIN;
 

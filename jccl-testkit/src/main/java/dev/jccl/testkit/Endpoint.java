@@ -37,24 +37,32 @@ public final class Endpoint implements AutoCloseable {
     private final List<QueuePair> qps = new ArrayList<>();
     private boolean closed;
 
-    private Endpoint(String name, DeviceContext context, int cqDepth) {
+    private Endpoint(String name, DeviceContext context, int cqDepth, boolean oneCq) {
         this.name = name;
         this.context = context;
         try {
             this.pd = context.allocPd();
             this.sendCq = context.createCq(cqDepth);
-            this.recvCq = context.createCq(cqDepth);
+            this.recvCq = oneCq ? sendCq : context.createCq(cqDepth);
         } catch (RuntimeException e) {
             context.close();
             throw e;
         }
-        this.sends = new CompletionReader(name + " send CQ", sendCq);
-        this.recvs = new CompletionReader(name + " recv CQ", recvCq);
+        this.sends = new CompletionReader(name + (oneCq ? " CQ" : " send CQ"), sendCq);
+        this.recvs = oneCq ? sends : new CompletionReader(name + " recv CQ", recvCq);
     }
 
     /** Opens {@code device} of {@code provider} as a fresh context, with CQs of {@code cqDepth}. */
     public static Endpoint open(String name, VerbsProvider provider, Device device, Config config, int cqDepth) {
-        return new Endpoint(name, provider.open(device, config), cqDepth);
+        return new Endpoint(name, provider.open(device, config), cqDepth, false);
+    }
+
+    /**
+     * Like {@link #open} with one CQ for sends and receives alike ({@link #sends()} and
+     * {@link #recvs()} then read the same queue), for tests that watch the order of both.
+     */
+    public static Endpoint openWithOneCq(String name, VerbsProvider provider, Device device, Config config, int cqDepth) {
+        return new Endpoint(name, provider.open(device, config), cqDepth, true);
     }
 
     public String name() { return name; }
@@ -93,7 +101,7 @@ public final class Endpoint implements AutoCloseable {
         List<AutoCloseable> order = new ArrayList<>(qps);
         order.add(pd);
         order.add(sendCq);
-        order.add(recvCq);
+        if (recvCq != sendCq) order.add(recvCq);
         order.add(context);
         RuntimeException first = null;
         for (AutoCloseable c : order) {

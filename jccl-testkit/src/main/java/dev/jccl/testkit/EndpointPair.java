@@ -37,12 +37,21 @@ public final class EndpointPair implements AutoCloseable {
 
     /** Both ends opened, each with one queue pair in RESET. Skips the test if the target cannot run. */
     public static EndpointPair open(ProviderTarget target, Options options) {
+        return open(target, options, false);
+    }
+
+    /** Like {@link #open} with one CQ per end for sends and receives alike. */
+    public static EndpointPair openWithOneCq(ProviderTarget target, Options options) {
+        return open(target, options, true);
+    }
+
+    private static EndpointPair open(ProviderTarget target, Options options, boolean oneCq) {
         VerbsProvider provider = target.requireUsable();
         Device device = target.activeDevice(provider);
-        Endpoint a = Endpoint.open("end A", provider, device, target.config(), options.cqDepth());
+        Endpoint a = openEnd("end A", provider, device, target, options, oneCq);
         Endpoint b;
         try {
-            b = Endpoint.open("end B", provider, device, target.config(), options.cqDepth());
+            b = openEnd("end B", provider, device, target, options, oneCq);
         } catch (RuntimeException e) {
             a.close();
             throw e;
@@ -56,6 +65,12 @@ public final class EndpointPair implements AutoCloseable {
             throw e;
         }
         return pair;
+    }
+
+    private static Endpoint openEnd(String name, VerbsProvider provider, Device device, ProviderTarget target,
+                                    Options options, boolean oneCq) {
+        return oneCq ? Endpoint.openWithOneCq(name, provider, device, target.config(), options.cqDepth())
+                : Endpoint.open(name, provider, device, target.config(), options.cqDepth());
     }
 
     /** Both ends opened and their queue pairs connected, in RTS. */

@@ -2,6 +2,7 @@ package dev.jccl.testkit;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -19,6 +20,12 @@ public final class RankRunner {
     @FunctionalInterface
     public interface RankTask {
         void run(int rank) throws Exception;
+    }
+
+    /** The body of a rank that returns what the test compares. */
+    @FunctionalInterface
+    public interface RankFunction<T> {
+        T apply(int rank) throws Exception;
     }
 
     private record Outcome(int rank, Throwable failure) {}
@@ -60,6 +67,21 @@ public final class RankRunner {
                 throw new AssertionError("rank " + o.rank() + " of " + ranks + " failed: " + o.failure(), o.failure());
             }
         }
+    }
+
+    /** Bound of {@link #map(int, RankFunction)}: generous for a loaded machine, still well inside a test's timeout. */
+    public static final long DEFAULT_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(30);
+
+    /** {@link #map(int, long, RankFunction)} bounded by {@link #DEFAULT_TIMEOUT_NS}. */
+    public static <T> List<T> map(int ranks, RankFunction<T> body) {
+        return map(ranks, DEFAULT_TIMEOUT_NS, body);
+    }
+
+    /** Like {@link #run}, collecting each rank's result, indexed by rank. */
+    public static <T> List<T> map(int ranks, long timeoutNs, RankFunction<T> body) {
+        List<T> results = Collections.synchronizedList(new ArrayList<>(Collections.nCopies(ranks, null)));
+        run(ranks, timeoutNs, rank -> results.set(rank, body.apply(rank)));
+        return new ArrayList<>(results);
     }
 
     private static AssertionError hung(Thread[] threads, boolean[] finished, long timeoutNs) {

@@ -1,5 +1,6 @@
 package dev.jccl.ddp;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -15,6 +16,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
+@Tag("unit")
 class DdpAveragingTest {
     static final long[] SIZES = {10, 7, 1000, 3, 64};
 

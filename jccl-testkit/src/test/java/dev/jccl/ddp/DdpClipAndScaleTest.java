@@ -1,6 +1,7 @@
 package dev.jccl.ddp;
 
 import dev.jccl.DataType;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -16,6 +17,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
+@Tag("unit")
 class DdpClipAndScaleTest {
     static final long[] SIZES = {33, 5, 400, 2, 91};
 

@@ -3,6 +3,7 @@ package dev.jccl.ddp;
 import dev.jccl.DataType;
 import dev.jccl.trace.Timeline;
 import dev.jccl.trace.TraceEvent;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -14,6 +15,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
+@Tag("unit")
 class DdpPlanAndOverlapTest {
     @Test
     void bucketsFillInReverseRegistrationOrderUpToTheLimit() {

@@ -1,5 +1,6 @@
 package dev.jccl.ddp;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -13,6 +14,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
+@Tag("unit")
 class DdpShardingTest {
     static final long[] SIZES = {17, 250, 3, 129, 40};
 

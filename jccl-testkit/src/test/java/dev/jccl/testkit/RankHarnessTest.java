@@ -6,6 +6,7 @@ import dev.jccl.verbs.RemoteBuffer;
 import dev.jccl.verbs.SendWr;
 import dev.jccl.verbs.Sge;
 import dev.jccl.verbs.WorkCompletion;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -20,6 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+@Tag("multiprocess")
 class RankHarnessTest {
     static List<ProviderTarget> targets() {
         return ProviderTarget.standard();

@@ -1,5 +1,6 @@
 package dev.jccl.testkit;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -13,6 +14,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+@Tag("unit")
 class RankRunnerTest {
     private static final long SECONDS_10 = TimeUnit.SECONDS.toNanos(10);
 

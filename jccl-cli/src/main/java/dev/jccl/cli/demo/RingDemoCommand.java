@@ -1,12 +1,14 @@
 package dev.jccl.cli.demo;
 
 import dev.jccl.bootstrap.Rendezvous;
+import dev.jccl.cli.LocalRanksOptions;
 import dev.jccl.cli.RankJob;
 import dev.jccl.config.Config;
 import dev.jccl.util.Sizes;
 import dev.jccl.verbs.Providers;
 import dev.jccl.verbs.VerbsProvider;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.nio.charset.StandardCharsets;
@@ -22,26 +24,22 @@ import java.util.concurrent.Callable;
         description = "Launch local ranks that pass registered buffers around a ring with RDMA_WRITE_WITH_IMM,"
                 + " verify every byte and print what travelled where.")
 public final class RingDemoCommand implements Callable<Integer> {
-    @Option(names = "--ranks", defaultValue = "4", description = "local ranks (default ${DEFAULT-VALUE})")
-    int ranks;
-
-    @Option(names = "--transport", defaultValue = "shm", description = "provider: shm or tcp (default ${DEFAULT-VALUE})")
-    String transport;
+    @Mixin
+    LocalRanksOptions local = new LocalRanksOptions(4, "shm", "120s");
 
     @Option(names = "--size", defaultValue = "8M", description = "bytes each rank contributes (default ${DEFAULT-VALUE})")
     String size;
 
-    @Option(names = "--timeout", defaultValue = "120s", description = "stop the job after this (default ${DEFAULT-VALUE})")
-    String timeout;
-
     @Override
     public Integer call() {
         long bytes = Sizes.parseBytes(size);
+        int ranks = local.ranks();
+        String transport = local.transport();
         if (ranks < 2) throw new IllegalArgumentException("--ranks must be >= 2 for a ring, got " + ranks);
         if (!RankJob.insideJob()) {
             System.out.printf("jccl demo ring: %d ranks on this host, %s each, over %s%n", ranks, Sizes.formatBytes(bytes), transport);
-            return RankJob.launch(ranks, List.of("demo", "ring", "--ranks", Integer.toString(ranks), "--transport", transport,
-                    "--size", size), Map.of(), Sizes.parseDurationNs(timeout));
+            return local.launch(List.of("demo", "ring", "--ranks", Integer.toString(ranks), "--transport", transport,
+                    "--size", size), Map.of(), false);
         }
         Config config = Config.fromEnvironment();
         RankJob.configureLog(config);

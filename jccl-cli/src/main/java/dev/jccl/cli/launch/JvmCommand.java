@@ -13,7 +13,9 @@ import java.util.stream.Collectors;
 /**
  * Command lines that start a new JVM like this one: the same {@code java} (from java.home), the same
  * class path, and the JVM options every jccl process needs. Subcommands use it to start ranks that
- * run an internal subcommand of this same CLI.
+ * run an internal subcommand of this same CLI. A CLI started from the module path starts its ranks
+ * from the same module path, so they load the same named modules (and find providers through
+ * their {@code provides}), not a class path it never had.
  */
 public final class JvmCommand {
     /** Options every JVM running jccl code gets: native memory access (providers) and the Vector API (kernels). */
@@ -34,9 +36,19 @@ public final class JvmCommand {
         cmd.add(javaExecutable().toString());
         cmd.addAll(REQUIRED_OPTIONS);
         cmd.addAll(jvmOptions);
-        cmd.add("-cp");
-        cmd.add(absoluteClassPath());
-        cmd.add(mainClass);
+        Module cli = JvmCommand.class.getModule();
+        String modulePath = System.getProperty("jdk.module.path");
+        if (cli.isNamed() && modulePath != null && mainClass.equals(CLI_MAIN_CLASS)) {
+            cmd.add("--enable-native-access=" + cli.getName() + ",dev.jccl");
+            cmd.add("--module-path");
+            cmd.add(absolute(modulePath));
+            cmd.add("--module");
+            cmd.add(cli.getName() + "/" + mainClass);
+        } else {
+            cmd.add("-cp");
+            cmd.add(absoluteClassPath());
+            cmd.add(mainClass);
+        }
         cmd.addAll(args);
         return cmd;
     }
@@ -53,7 +65,11 @@ public final class JvmCommand {
 
     /** This JVM's class path with every entry made absolute, so a rank started elsewhere still finds it. */
     static String absoluteClassPath() {
-        return Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
+        return absolute(System.getProperty("java.class.path"));
+    }
+
+    private static String absolute(String path) {
+        return Arrays.stream(path.split(File.pathSeparator))
                 .filter(e -> !e.isEmpty())
                 .map(e -> Path.of(e).toAbsolutePath().toString())
                 .collect(Collectors.joining(File.pathSeparator));

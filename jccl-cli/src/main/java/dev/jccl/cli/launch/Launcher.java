@@ -148,7 +148,7 @@ public final class Launcher {
         public Builder workingDirectory(java.nio.file.Path dir) { this.workingDirectory = dir; return this; }
 
         public Launcher build() {
-            if (nprocPerNode < 1) throw bad("--nproc-per-node " + nprocPerNode + " must be at least 1");
+            if (nprocPerNode < 1) throw bad("--ranks " + nprocPerNode + " must be at least 1");
             if (nnodes < 1) throw bad("--nnodes " + nnodes + " must be at least 1");
             if (nodeRank < 0 || nodeRank >= nnodes) throw bad("--node-rank " + nodeRank + " outside [0, --nnodes " + nnodes + ")");
             if (masterPort < 0 || masterPort > 65535) throw bad("--master-port " + masterPort + " outside [0, 65535]");

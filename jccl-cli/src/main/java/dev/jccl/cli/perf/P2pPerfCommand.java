@@ -1,11 +1,13 @@
 package dev.jccl.cli.perf;
 
 import dev.jccl.bootstrap.Rendezvous;
+import dev.jccl.cli.LocalRanksOptions;
 import dev.jccl.cli.RankJob;
 import dev.jccl.config.Config;
 import dev.jccl.config.Knobs;
 import dev.jccl.util.Sizes;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.util.ArrayList;
@@ -42,11 +44,9 @@ public final class P2pPerfCommand implements Callable<Integer> {
     @Option(names = {"-t", "--tx-depth"}, defaultValue = "128", description = "messages in flight (default ${DEFAULT-VALUE})")
     int txDepth;
 
-    @Option(names = {"-p", "--provider"}, defaultValue = "shm", description = "shm or tcp (default ${DEFAULT-VALUE})")
-    String provider;
-
-    @Option(names = "--timeout", defaultValue = "120s", description = "stop the whole run after this (default ${DEFAULT-VALUE})")
-    String timeout;
+    /** perftest runs between two ranks: -N is there for the shared vocabulary and must be 2. */
+    @Mixin
+    LocalRanksOptions local = new LocalRanksOptions(2, "shm", "120s");
 
     public P2pPerfCommand(PerfTest test) {
         this.perfTest = test;
@@ -56,6 +56,8 @@ public final class P2pPerfCommand implements Callable<Integer> {
     public Integer call() {
         PerfTest t = perfTest;
         String test = t.cliName();
+        String provider = local.transport();
+        if (local.ranks() != 2) throw new IllegalArgumentException("perf " + test + " runs between exactly 2 ranks, got -N " + local.ranks());
         List<Long> sizes = allSizes ? PerfOptions.allSizes()
                 : List.of(size != null ? Sizes.parseBytes(size) : (t.latency ? 2L : 65536L));
         int iters = iterations != null ? iterations : (t.latency ? 1000 : 5000);
@@ -69,7 +71,7 @@ public final class P2pPerfCommand implements Callable<Integer> {
             // A SEND that finds no receive waits this long; a perf run must not fail on a slow repost.
             Map<String, String> env = System.getenv("JCCL_RNR_TIMEOUT") == null
                     ? Map.of("JCCL_RNR_TIMEOUT", "2s") : Map.of();
-            return RankJob.launch(2, args, env, Sizes.parseDurationNs(timeout));
+            return local.launch(args, env, false);
         }
         Config config = Config.fromEnvironment();
         RankJob.configureLog(config);

@@ -26,10 +26,13 @@ record DemoSummary(ModelSpec spec, TrainSettings settings, String transport, Eva
         for (int r = 0; r < checksums.length; r++) sums.append(f("  rank %d %08x", r, checksums[r]));
         out.add("parameter checksum (CRC-32C of all float32 bits):" + sums + (checksumsAgree() ? "  identical on every rank" : "  DIFFERENT"));
         StringBuilder diffs = new StringBuilder();
-        for (DemoRank.Comparison c : comparisons) diffs.append(f("%s after %d step%s %.3g", diffs.isEmpty() ? "" : ",", c.afterSteps(), c.afterSteps() == 1 ? "" : "s", c.maxDiff()));
+        for (DemoRank.Comparison c : comparisons) {
+            diffs.append(f("%s after %d step%s %.3g", diffs.isEmpty() ? "" : ",", c.afterSteps(), c.afterSteps() == 1 ? "" : "s", c.maxDiff()));
+        }
         out.add(f("vs single-process training on the same global batch of %d: max |parameter difference| over %,d parameters:%s",
                 settings.globalBatch(), spec.model(1).parameterCount(), diffs));
-        out.add(f("mean step time (steps %d-%d): %.2f ms = compute %.2f ms (forward %.2f, backward %.2f, optimizer %.2f) + exposed communication %.2f ms + other %.2f ms (data, bookkeeping)",
+        out.add(f("mean step time (steps %d-%d): %.2f ms = compute %.2f ms (forward %.2f, backward %.2f, optimizer %.2f)"
+                        + " + exposed communication %.2f ms + other %.2f ms (data, bookkeeping)",
                 settings.warmupSteps(), settings.steps() - 1, s.stepMs(), s.computeMs(), s.forwardMs(), s.backwardMs(), s.optimizerMs(),
                 s.exposedMs(), Math.max(0, s.stepMs() - s.computeMs() - s.exposedMs())));
         out.add(f("communication: %.2f ms per step in flight, %.2f ms exposed, %.2f ms (%.0f%%) hidden under backward%s",
@@ -56,7 +59,8 @@ record DemoSummary(ModelSpec spec, TrainSettings settings, String transport, Eva
                 : "tcp: RDMA_WRITE_WITH_IMM framed onto a loopback socket, the peer's receiver thread places it in its slot FIFO (kernel socket copies)";
         return "provider " + transport + "; per bucket: gradients packed into a native bucket buffer (1 copy"
                 + (settings.precision() == DataType.FLOAT32 ? "" : ", narrowed to " + type) + "); " + wire
-                + "; the receiver reduces each arriving chunk from its slot into the bucket (reduce-scatter phase) or copies it there (all-gather phase); the average is unpacked into the float32 gradients (1 copy, x 1/"
+                + "; the receiver reduces each arriving chunk from its slot into the bucket (reduce-scatter phase) or copies it there"
+                + " (all-gather phase); the average is unpacked into the float32 gradients (1 copy, x 1/"
                 + settings.ranks() * settings.accumSteps() + ")";
     }
 

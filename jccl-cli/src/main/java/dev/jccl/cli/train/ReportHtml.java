@@ -1,5 +1,6 @@
 package dev.jccl.cli.train;
 
+import dev.jccl.trace.JsonWriter;
 import dev.jccl.trace.TraceEvent;
 
 import java.io.IOException;
@@ -40,23 +41,26 @@ final class ReportHtml {
     }
 
     static String data(DemoSummary summary, List<StepRecord> records, List<TraceEvent> events) {
-        Json j = new Json();
+        StringBuilder sb = new StringBuilder();
+        JsonWriter j = new JsonWriter(sb).beginObject();
         TrainSettings s = summary.settings();
-        j.field("headline", String.format(Locale.ROOT, "%d ranks over %s, %d steps of %d samples, gradients as %s; data is synthetic (Gaussian blob mixture)",
+        j.name("headline").value(String.format(Locale.ROOT,
+                "%d ranks over %s, %d steps of %d samples, gradients as %s; data is synthetic (Gaussian blob mixture)",
                 s.ranks(), summary.transport(), s.steps(), s.globalBatch(), s.precision().ncclName()));
-        j.strings("summary", summary.lines());
-        j.numbers("steps", records.stream().mapToDouble(StepRecord::step).toArray(), 0);
+        strings(j.name("summary"), summary.lines());
+        numbers(j.name("steps"), records.stream().mapToDouble(StepRecord::step).toArray(), 0);
         double[] loss = records.stream().mapToDouble(StepRecord::loss).toArray();
-        j.numbers("loss", loss, 5);
+        numbers(j.name("loss"), loss, 5);
         double[] ema = new double[loss.length];
         for (int i = 0; i < loss.length; i++) ema[i] = i == 0 ? loss[0] : 0.9 * ema[i - 1] + 0.1 * loss[i];
-        j.numbers("lossEma", ema, 5);
-        j.numbers("computeMs", records.stream().mapToDouble(r -> r.computeNs() / 1e6).toArray(), 3);
-        j.numbers("exposedMs", records.stream().mapToDouble(r -> r.comm().exposedNs() / 1e6).toArray(), 3);
-        j.numbers("hiddenMs", records.stream().mapToDouble(r -> r.comm().hiddenNs() / 1e6).toArray(), 3);
-        j.numbers("warmup", new double[] {s.warmupSteps()}, 0);
-        j.raw("timeline", timeline(records, events, s.warmupSteps()));
-        return j.close();
+        numbers(j.name("lossEma"), ema, 5);
+        numbers(j.name("computeMs"), records.stream().mapToDouble(r -> r.computeNs() / 1e6).toArray(), 3);
+        numbers(j.name("exposedMs"), records.stream().mapToDouble(r -> r.comm().exposedNs() / 1e6).toArray(), 3);
+        numbers(j.name("hiddenMs"), records.stream().mapToDouble(r -> r.comm().hiddenNs() / 1e6).toArray(), 3);
+        numbers(j.name("warmup"), new double[] {s.warmupSteps()}, 0);
+        timeline(j.name("timeline"), records, events, s.warmupSteps());
+        j.endObject();
+        return sb.toString();
     }
 
     /**
@@ -64,14 +68,15 @@ final class ReportHtml {
      * relative to the step's start on rank 0. Every bucket of a step completes before its optimizer
      * runs, so nothing of the step is lost and nothing of a neighbouring step slips in.
      */
-    static String timeline(List<StepRecord> records, List<TraceEvent> events, int warmup) {
-        Json t = new Json();
+    static void timeline(JsonWriter t, List<StepRecord> records, List<TraceEvent> events, int warmup) {
+        t.beginObject();
         List<StepRecord> timed = records.subList(Math.min(warmup, records.size()), records.size());
         if (timed.isEmpty() || events.isEmpty()) {
-            t.field("note", "no timeline recorded");
-            t.strings("rows", List.of());
-            t.raw("events", "[]");
-            return t.close();
+            t.name("note").value("no timeline recorded");
+            t.name("rows").beginArray().endArray();
+            t.name("events").beginArray().endArray();
+            t.endObject();
+            return;
         }
         StepRecord median = timed.stream().sorted(Comparator.comparingLong(StepRecord::stepNs)).toList().get(timed.size() / 2);
         String stepName = "step " + median.step();
@@ -91,19 +96,29 @@ final class ReportHtml {
         inside.stream().sorted(Comparator.comparingInt(TraceEvent::rank).thenComparingInt(e -> rowOrder(e.track()))
                         .thenComparing(TraceEvent::track))
                 .forEach(e -> rows.putIfAbsent("rank " + e.rank() + " · " + e.track(), rows.size()));
-        StringBuilder ev = new StringBuilder("[");
-        for (TraceEvent e : inside) {
-            if (ev.length() > 1) ev.append(',');
-            String kind = e.track().replaceAll(" \\d+$", "");
-            ev.append(String.format(Locale.ROOT, "{\"row\":%d,\"start\":%.4f,\"end\":%.4f,\"name\":%s,\"kind\":%s,\"detail\":%s}",
-                    rows.get("rank " + e.rank() + " · " + e.track()), (e.startNs() - origin) / 1e6, (e.endNs() - origin) / 1e6,
-                    Json.quote(e.name()), Json.quote(kind), Json.quote(e.detail())));
-        }
-        t.field("note", String.format(Locale.ROOT, "Step %d (median duration %.2f ms on rank 0), every rank's tracks; drag or scroll to zoom.",
+        t.name("note").value(String.format(Locale.ROOT, "Step %d (median duration %.2f ms on rank 0), every rank's tracks; drag or scroll to zoom.",
                 median.step(), median.stepNs() / 1e6));
-        t.strings("rows", new ArrayList<>(rows.keySet()));
-        t.raw("events", ev.append(']').toString());
-        return t.close();
+        strings(t.name("rows"), new ArrayList<>(rows.keySet()));
+        t.name("events").beginArray();
+        for (TraceEvent e : inside) {
+            t.beginObject().name("row").value(rows.get("rank " + e.rank() + " · " + e.track()))
+                    .name("start").value((e.startNs() - origin) / 1e6, 4).name("end").value((e.endNs() - origin) / 1e6, 4)
+                    .name("name").value(e.name()).name("kind").value(e.track().replaceAll(" \\d+$", ""))
+                    .name("detail").value(e.detail()).endObject();
+        }
+        t.endArray().endObject();
+    }
+
+    private static void strings(JsonWriter w, List<String> values) {
+        w.beginArray();
+        for (String v : values) w.value(v);
+        w.endArray();
+    }
+
+    private static void numbers(JsonWriter w, double[] values, int decimals) {
+        w.beginArray();
+        for (double v : values) w.value(v, decimals);
+        w.endArray();
     }
 
     private static int rowOrder(String track) {

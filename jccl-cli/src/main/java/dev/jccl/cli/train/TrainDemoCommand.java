@@ -1,6 +1,7 @@
 package dev.jccl.cli.train;
 
 import dev.jccl.DataType;
+import dev.jccl.cli.LocalRanksOptions;
 import dev.jccl.cli.RankJob;
 import dev.jccl.cli.demo.RingDemoCommand;
 import dev.jccl.config.Config;
@@ -8,6 +9,7 @@ import dev.jccl.config.Knobs;
 import dev.jccl.ddp.Sharding;
 import dev.jccl.util.Sizes;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.io.IOException;
@@ -34,11 +36,8 @@ import java.util.concurrent.Callable;
                 + "loss, accuracy, agreement with single-process training, where step time went and the allreduce bandwidth.",
                 "'jccl demo ring' passes registered buffers around a ring instead."})
 public final class TrainDemoCommand implements Callable<Integer> {
-    @Option(names = "--ranks", defaultValue = "4", description = "local ranks (default ${DEFAULT-VALUE})")
-    int ranks;
-
-    @Option(names = "--transport", defaultValue = "shm", description = "provider: shm or tcp (default ${DEFAULT-VALUE})")
-    String transport;
+    @Mixin
+    LocalRanksOptions local = new LocalRanksOptions(4, "shm", "300s");
 
     @Option(names = "--steps", defaultValue = "200", description = "optimizer steps (default ${DEFAULT-VALUE})")
     int steps;
@@ -76,11 +75,10 @@ public final class TrainDemoCommand implements Callable<Integer> {
             description = "steps of single-process training the demo checks against (default ${DEFAULT-VALUE}; it runs on rank 0 after training)")
     int referenceSteps;
 
-    @Option(names = "--timeout", defaultValue = "300s", description = "stop the job after this (default ${DEFAULT-VALUE})")
-    String timeout;
-
     @Override
     public Integer call() {
+        int ranks = local.ranks();
+        String transport = local.transport();
         TrainSettings settings = settings();
         if (!RankJob.insideJob()) {
             // Rank 0 writes these at the end, after training: a path it cannot write would fail it
@@ -95,11 +93,11 @@ public final class TrainDemoCommand implements Callable<Integer> {
                     batch, accumSteps > 1 ? " x " + accumSteps + " micro-steps" : "", settings.precision().ncclName(),
                     clip > 0 ? ", clipped to norm " + clip : "", noOverlap ? ", buckets sent after backward" : "");
             Map<String, String> env = new HashMap<>();
-            env.put("JCCL_TRANSPORT", transport);
+            local.putTransport(env);
             // Rank 0 trains the single-process reference while the others wait at the closing barrier.
             if (Config.fromEnvironment().entry(Knobs.TIMEOUT_NS).source() == Config.Source.DEFAULT) env.put("JCCL_TIMEOUT", "180s");
             if (trace != null) env.put("JCCL_TRACE", Path.of(trace).toAbsolutePath().toString());
-            return RankJob.launch(ranks, rankArgs(), env, Sizes.parseDurationNs(timeout));
+            return local.launch(rankArgs(), env, false);
         }
         return DemoRank.run(ModelSpec.demo(), settings, referenceSteps, report == null ? null : Path.of(report).toAbsolutePath(), transport);
     }
@@ -109,7 +107,7 @@ public final class TrainDemoCommand implements Callable<Integer> {
         Path abs = file.toAbsolutePath();
         if (Files.isDirectory(abs)) throw new IllegalArgumentException(option + " " + file + " is a directory");
         boolean existed = Files.exists(abs);
-        try (var ignored = Files.newByteChannel(abs, StandardOpenOption.CREATE,
+        try (var _ = Files.newByteChannel(abs, StandardOpenOption.CREATE,
                 StandardOpenOption.WRITE)) {
             // opened for writing: rank 0 will be able to write it
         } catch (NoSuchFileException e) {
@@ -129,6 +127,8 @@ public final class TrainDemoCommand implements Callable<Integer> {
     }
 
     private TrainSettings settings() {
+        int ranks = local.ranks();
+        String transport = local.transport();
         if (!transport.equals("shm") && !transport.equals("tcp")) throw new IllegalArgumentException("--transport must be shm or tcp, got " + transport);
         DataType type = DataType.parse(precision);
         if (referenceSteps < 0) throw new IllegalArgumentException("--reference-steps must be >= 0, got " + referenceSteps);
@@ -138,7 +138,7 @@ public final class TrainDemoCommand implements Callable<Integer> {
     }
 
     private List<String> rankArgs() {
-        List<String> a = new ArrayList<>(List.of("demo", "--ranks", Integer.toString(ranks), "--transport", transport,
+        List<String> a = new ArrayList<>(List.of("demo", "--ranks", Integer.toString(local.ranks()), "--transport", local.transport(),
                 "--steps", Integer.toString(steps), "--batch", Integer.toString(batch), "--accum-steps", Integer.toString(accumSteps),
                 "--clip", Double.toString(clip), "--precision", precision, "--bucket-size", bucketSize,
                 "--reference-steps", Integer.toString(referenceSteps)));

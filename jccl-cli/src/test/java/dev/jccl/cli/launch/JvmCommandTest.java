@@ -1,6 +1,7 @@
 package dev.jccl.cli.launch;
 
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -8,6 +9,7 @@ import java.util.List;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /** A rank JVM the CLI starts gets the JCCL_JAVA_OPTS the command's own JVM got, before its class path. */
+@Tag("unit")
 class JvmCommandTest {
     @AfterEach
     void clear() {

@@ -1,5 +1,6 @@
 package dev.jccl.cli.launch;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -13,6 +14,7 @@ import java.util.List;
 import static org.junit.jupiter.api.Assertions.*;
 
 @Timeout(10)
+@Tag("unit")
 class OutputPumpTest {
     private static ByteArrayInputStream text(String s) {
         return new ByteArrayInputStream(s.getBytes(StandardCharsets.UTF_8));

@@ -1,8 +1,9 @@
 package dev.jccl.cli.perf;
 
-import dev.jccl.cli.itest.ProviderUnderTest;
 import dev.jccl.config.Config;
 import dev.jccl.config.Knobs;
+import dev.jccl.testkit.ProviderUnderTest;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -20,6 +21,7 @@ import java.util.stream.Stream;
 import static org.junit.jupiter.api.Assertions.*;
 
 /** Both ranks of every perf test as two threads of this JVM, over every provider, with 0-byte messages too. */
+@Tag("multiprocess")
 class PerfRunnerTest {
     /** 0 moves no bytes; 64 is the smallest whose MB/s still shows in two decimals on a slow machine. */
     private static final List<Long> SIZES = List.of(0L, 64L, 4099L, 65536L);

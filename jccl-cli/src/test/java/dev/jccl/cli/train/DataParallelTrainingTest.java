@@ -3,8 +3,10 @@ package dev.jccl.cli.train;
 import dev.jccl.DataType;
 import dev.jccl.ddp.CommunicatorCollectives;
 import dev.jccl.ddp.Sharding;
+import dev.jccl.testkit.CommRanks;
 import dev.jccl.trace.Timeline;
 import dev.jccl.trace.TraceEvent;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -27,6 +29,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * parameters stay within 2e-5 of each other.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
+@Tag("multiprocess")
 class DataParallelTrainingTest {
     static final ModelSpec SMALL = new ModelSpec(new int[] {16, 64, 48, 4}, 5L, 0.05f, 0.9f);
     static final float FP32_TOLERANCE = 2e-5f;
@@ -40,7 +43,7 @@ class DataParallelTrainingTest {
 
     /** Runs the settings over {@code provider}; returns every rank's final parameters and step records. */
     static List<Run> train(TrainSettings s, String provider) {
-        return CommRanks.run(s.ranks(), provider, comm -> {
+        return CommRanks.run(s.ranks(), CommRanks.knobs("JCCL_TRANSPORT", provider), comm -> {
             try (RankTrainer t = new RankTrainer(SMALL, s, new CommunicatorCollectives(comm), Timeline.DISABLED)) {
                 List<StepRecord> records = new java.util.ArrayList<>();
                 for (int step = 0; step < s.steps(); step++) records.add(t.step(step));
@@ -125,7 +128,7 @@ class DataParallelTrainingTest {
     /** Rank 1 alone injects an infinity into one gradient: every rank skips that step and halves the loss scale. */
     @Test
     void anOverflowOnOneRankSkipsTheStepEverywhere() {
-        List<float[]> outcomes = CommRanks.run(4, "shm", comm -> {
+        List<float[]> outcomes = CommRanks.run(4, CommRanks.knobs("JCCL_TRANSPORT", "shm"), comm -> {
             try (var arena = java.lang.foreign.Arena.ofConfined()) {
                 var value = arena.allocate(4 * 300, 4);
                 var grad = arena.allocate(4 * 300, 4);
@@ -163,7 +166,7 @@ class DataParallelTrainingTest {
     @Test
     void theFirstBucketsAllreduceStartsBeforeBackwardEnds() {
         TrainSettings s = new TrainSettings(2, 2, 8, 1, 0, DataType.FLOAT32, true, 4096, Sharding.REPLICATED, 0);
-        List<List<TraceEvent>> traces = CommRanks.run(2, "shm", comm -> {
+        List<List<TraceEvent>> traces = CommRanks.run(2, CommRanks.knobs("JCCL_TRANSPORT", "shm"), comm -> {
             Timeline timeline = Timeline.forRank(comm.rank());
             try (RankTrainer t = new RankTrainer(SMALL, s, new CommunicatorCollectives(comm), timeline)) {
                 t.step(0);
@@ -188,7 +191,7 @@ class DataParallelTrainingTest {
     void tracingRecordsChunkTransfersAndReductionsPerChannel() {
         TrainSettings s = new TrainSettings(2, 1, 8, 1, 0, DataType.FLOAT32, true, 4096, Sharding.REPLICATED, 0);
         long since = Timeline.toEpochNs(Timeline.nowNs());
-        List<List<TraceEvent>> traces = CommRanks.run(2, "shm", java.util.Map.of("JCCL_TRACE", dir.resolve("trace.json").toString()), comm -> {
+        List<List<TraceEvent>> traces = CommRanks.run(2, CommRanks.knobs("JCCL_TRANSPORT", "shm", "JCCL_TRACE", dir.resolve("trace.json").toString()), comm -> {
             Timeline timeline = Timeline.registered(comm.rank());
             try (RankTrainer t = new RankTrainer(SMALL, s, new CommunicatorCollectives(comm), timeline)) {
                 t.step(0);

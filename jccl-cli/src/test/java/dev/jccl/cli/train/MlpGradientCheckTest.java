@@ -1,6 +1,7 @@
 package dev.jccl.cli.train;
 
 import dev.jccl.trace.Timeline;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -13,6 +14,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
+@Tag("unit")
 class MlpGradientCheckTest {
     /** Backward against central finite differences of the loss, on a network small enough to probe every parameter. */
     @Test

@@ -1,5 +1,6 @@
 package dev.jccl.cli.train;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -11,6 +12,7 @@ import static org.junit.jupiter.api.Assertions.*;
 
 /** The demo refuses a --trace or --report path it could not write before any rank starts training. */
 @Timeout(30)
+@Tag("unit")
 class OutputPathCheckTest {
     @Test
     void aMissingDirectoryIsRefusedAndNothingIsCreated(@TempDir Path dir) {

@@ -4,6 +4,7 @@ import dev.jccl.DataType;
 import dev.jccl.ddp.CommTiming;
 import dev.jccl.ddp.Sharding;
 import dev.jccl.trace.TraceEvent;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -16,6 +17,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
+@Tag("unit")
 class ReportAndStatsTest {
     static final long MS = 1_000_000;
 
@@ -68,11 +70,5 @@ class ReportAndStatsTest {
 
     private static int count(String html, String what) {
         return html.split(java.util.regex.Pattern.quote(what), -1).length - 1;
-    }
-
-    @Test
-    void jsonQuotingKeepsScriptElementsClosedOnlyWhereMeant() {
-        assertEquals("\"a\\\"b\\\\c\\n<\\/script>\"", Json.quote("a\"b\\c\n</script>"));
-        assertEquals("{\"x\":[1.50,null],\"s\":\"v\"}", new Json().numbers("x", new double[] {1.5, Double.NaN}, 2).field("s", "v").close());
     }
 }

@@ -109,17 +109,34 @@ public class BasicCompletionQueue implements CompletionQueue {
     @Override
     public int poll(WorkCompletion[] out) {
         progress();
-        synchronized (this) {
-            if (overrun) {
-                throw new VerbsException("completion queue overrun: more than " + depth
-                        + " completions were outstanding; size the CQ for every WR that can complete");
-            }
-            int n = (int) Math.min(out.length, tail - head);
-            for (int i = 0; i < n; i++) {
-                out[i].copyFrom(ring[(int) (head % depth)]);
-                head++;
-            }
-            return n;
+        return takeQueued(out, 0);
+    }
+
+    /**
+     * Copies queued completions into {@code out} from index {@code from}, as many as fit; returns how
+     * many. For providers that write some completions straight into the caller's array in their own
+     * {@link #poll} and take the queued ones after.
+     */
+    protected final synchronized int takeQueued(WorkCompletion[] out, int from) {
+        failIfOverrun(0);
+        int n = (int) Math.min(out.length - from, tail - head);
+        for (int i = 0; i < n; i++) {
+            out[from + i].copyFrom(ring[(int) (head % depth)]);
+            head++;
+        }
+        return n;
+    }
+
+    /**
+     * Throws (and stays broken) when the queued completions and {@code unqueued} more that are ready
+     * elsewhere (a provider's own rings, taken straight into the poller's array) exceed the depth:
+     * an application that lets completions pile up past the CQ's size is told so, wherever they wait.
+     */
+    protected final synchronized void failIfOverrun(long unqueued) {
+        if (!overrun && tail - head + unqueued > depth) overrun = true;
+        if (overrun) {
+            throw new VerbsException("completion queue overrun: more than " + depth
+                    + " completions were outstanding; size the CQ for every WR that can complete");
         }
     }
 

@@ -9,22 +9,21 @@ import java.security.SecureRandom;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The memory regions of one protection domain, with key lookups and bounds checks, and the
  * registration cache.
  *
  * <p>Keys are random 32-bit values, so a peer cannot guess a valid rkey by counting. Lookups happen
- * on receiver threads while the owner registers, hence concurrent maps; registration itself is
- * synchronized so the cache and reference counts stay consistent.
+ * on receiver threads while the owner registers, hence lock-free tables by key ({@link RegionsByKey});
+ * registration itself is synchronized so the cache and reference counts stay consistent.
  */
 public final class RegionTable {
     private record Range(long address, long length) {}
 
     private final SecureRandom random = new SecureRandom();
-    private final Map<Integer, LocalRegion> byLkey = new ConcurrentHashMap<>();
-    private final Map<Integer, LocalRegion> byRkey = new ConcurrentHashMap<>();
+    private final RegionsByKey byLkey = new RegionsByKey(false); // changed under this object's monitor
+    private final RegionsByKey byRkey = new RegionsByKey(true);
     private final Map<Range, LocalRegion> cache = new HashMap<>(); // guarded by this
     private int registrations; // guarded by this; how many registrations were real (not cache hits)
 
@@ -49,8 +48,8 @@ public final class RegionTable {
         int lkey = freshKey(byLkey);
         int rkey = freshKey(byRkey);
         LocalRegion r = new LocalRegion(lkey, rkey, segment, access);
-        byLkey.put(lkey, r);
-        byRkey.put(rkey, r);
+        byLkey.put(r);
+        byRkey.put(r);
         cache.put(range, r);
         registrations++;
         return r;
@@ -61,8 +60,8 @@ public final class RegionTable {
         if (!r.valid()) throw new VerbsException("region already deregistered: " + r);
         if (r.release() > 0) return false;
         r.invalidate();
-        byLkey.remove(r.lkey());
-        byRkey.remove(r.rkey());
+        byLkey.remove(r);
+        byRkey.remove(r);
         cache.remove(new Range(r.address(), r.length()), r);
         return true;
     }
@@ -86,21 +85,31 @@ public final class RegionTable {
      * LOCAL_WRITE when the memory will be written.
      */
     public MemorySegment resolveLocal(Sge sge, boolean willWrite) {
-        if (sge.length() == 0) return MemorySegment.NULL.reinterpret(0);
-        LocalRegion r = byLkey.get(sge.lkey());
+        LocalRegion r = checkLocal(sge.address(), sge.length(), sge.lkey(), willWrite);
+        return r == null ? MemorySegment.NULL : r.segment().asSlice(sge.address() - r.address(), sge.length());
+    }
+
+    /**
+     * The checks of {@link #resolveLocal} on local memory given field by field, returning the region
+     * it lies in (the memory is at {@code address - region.address()} in its segment), or null for a
+     * zero-length range, which names no memory. Makes no view, for the data path.
+     */
+    public LocalRegion checkLocal(long address, long length, int lkey, boolean willWrite) {
+        if (length == 0) return null;
+        LocalRegion r = byLkey.get(lkey);
         if (r == null || !r.valid()) {
             throw new VerbsException(String.format("lkey 0x%08x is not registered (sge addr=0x%x len=%d)",
-                    sge.lkey(), sge.address(), sge.length()));
+                    lkey, address, length));
         }
-        long off = sge.address() - r.address();
-        if (off < 0 || sge.length() > r.length() - off || off > r.length()) {
+        long off = address - r.address();
+        if (off < 0 || length > r.length() - off || off > r.length()) {
             throw new VerbsException(String.format("sge [0x%x, +%d) is outside its region [0x%x, +%d) (lkey 0x%08x)",
-                    sge.address(), sge.length(), r.address(), r.length(), sge.lkey()));
+                    address, length, r.address(), r.length(), lkey));
         }
         if (willWrite && !r.access().contains(Access.LOCAL_WRITE)) {
-            throw new VerbsException(String.format("lkey 0x%08x lacks LOCAL_WRITE needed to receive data", sge.lkey()));
+            throw new VerbsException(String.format("lkey 0x%08x lacks LOCAL_WRITE needed to receive data", lkey));
         }
-        return r.segment().asSlice(off, sge.length());
+        return r;
     }
 
     /**
@@ -108,6 +117,15 @@ public final class RegionTable {
      * given right, or throws {@link RemoteAccessException} saying why not.
      */
     public MemorySegment resolveRemote(long address, long length, int rkey, Access needed) throws RemoteAccessException {
+        LocalRegion r = checkRemote(address, length, rkey, needed);
+        return r.segment().asSlice(address - r.address(), length);
+    }
+
+    /**
+     * The checks of {@link #resolveRemote}, returning the region the range lies in (at
+     * {@code address - region.address()} in its segment) instead of a view of it, for the data path.
+     */
+    public LocalRegion checkRemote(long address, long length, int rkey, Access needed) throws RemoteAccessException {
         if (length < 0) throw new RemoteAccessException("negative length " + length);
         LocalRegion r = byRkey.get(rkey);
         if (r == null || !r.valid()) {
@@ -121,13 +139,13 @@ public final class RegionTable {
             throw new RemoteAccessException(String.format("[0x%x, +%d) is outside the region [0x%x, +%d) of rkey 0x%08x",
                     address, length, r.address(), r.length(), rkey));
         }
-        return r.segment().asSlice(off, length);
+        return r;
     }
 
-    private int freshKey(Map<Integer, LocalRegion> taken) {
+    private int freshKey(RegionsByKey taken) {
         while (true) {
             int k = random.nextInt();
-            if (k != 0 && !taken.containsKey(k)) return k;
+            if (k != 0 && taken.get(k) == null) return k;
         }
     }
 }

@@ -80,7 +80,7 @@ final class Delivery {
     }
 
     private int oneSided(SendWr wr, MemorySegment local, long localOffset, boolean write) {
-        long len = wr.local().length();
+        long len = wr.length();
         if (len > 0) { // zero-length RDMA checks no rkey, as in InfiniBand
             if (!peer.regions().acquire(wr.rkey(), wr.remoteAddress(), len,
                     write ? RIGHT_REMOTE_WRITE : RIGHT_REMOTE_READ, peerPdId, target)) {
@@ -108,7 +108,7 @@ final class Delivery {
         if (peerQp.recvSeq(k) != k || notifyTail - peerQp.notifyHead() >= peerQp.capacity()) {
             return fail(WcStatus.RETRY_EXC, "peer qp " + peerQp.qpn() + " (pid " + peer.pid() + ") has corrupt rings at receive " + k);
         }
-        long len = wr.local().length();
+        long len = wr.length();
         boolean withImm = wr.opcode() == Opcode.RDMA_WRITE_WITH_IMM;
         if (withImm) {
             if (len > 0) {

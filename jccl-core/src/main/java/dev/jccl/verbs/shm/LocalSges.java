@@ -35,23 +35,26 @@ final class LocalSges {
      * {@link #segment()}. A zero-length sge names no memory and is always valid.
      */
     long resolve(Sge sge, boolean write) {
-        if (sge.length() == 0) return 0;
+        return resolve(sge.address(), sge.length(), sge.lkey(), write);
+    }
+
+    /** {@link #resolve(Sge, boolean)} for the local memory of a work request, given field by field. */
+    long resolve(long address, long length, int lkey, boolean write) {
+        if (length == 0) return 0;
         for (int w = 0; w < WAYS; w++) {
             LocalRegion r = recent[w];
-            if (r != null && r.lkey() == sge.lkey() && r.valid() && fits(r, sge)
+            if (r != null && r.lkey() == lkey && r.valid() && fits(r, address, length)
                     && (!write || r.access().contains(Access.LOCAL_WRITE))) {
                 hit = w;
-                return sge.address() - r.address();
+                return address - r.address();
             }
         }
-        regions.resolveLocal(sge, write); // throws, naming the breach
-        LocalRegion r = regions.byLkey(sge.lkey());
-        if (r == null) throw new VerbsException("lkey 0x" + Integer.toHexString(sge.lkey()) + " was just deregistered");
+        LocalRegion r = regions.checkLocal(address, length, lkey, write); // throws, naming the breach
         hit = victim;
         victim = (victim + 1) % WAYS;
         recent[hit] = r;
         allocationKnown[hit] = false;
-        return sge.address() - r.address();
+        return address - r.address();
     }
 
     /** The whole registered segment of the region the last non-empty {@link #resolve} hit. */
@@ -69,8 +72,8 @@ final class LocalSges {
         return allocationOf[hit];
     }
 
-    private static boolean fits(LocalRegion r, Sge sge) {
-        long off = sge.address() - r.address();
-        return off >= 0 && off <= r.length() && sge.length() <= r.length() - off;
+    private static boolean fits(LocalRegion r, long address, long length) {
+        long off = address - r.address();
+        return off >= 0 && off <= r.length() && length <= r.length() - off;
     }
 }

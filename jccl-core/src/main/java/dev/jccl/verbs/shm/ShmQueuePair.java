@@ -13,6 +13,7 @@ import dev.jccl.verbs.RecvWr;
 import dev.jccl.verbs.SendWr;
 import dev.jccl.verbs.VerbsException;
 import dev.jccl.verbs.WcStatus;
+import dev.jccl.verbs.WorkCompletion;
 import dev.jccl.verbs.base.OutstandingSends;
 import dev.jccl.verbs.base.QpStateMachine;
 
@@ -158,16 +159,28 @@ final class ShmQueuePair implements QueuePair {
     }
 
     /**
-     * Drains receive notifications, retries waiting sends, and notices a peer queue pair that went to
-     * ERR or closed. Called by polling threads and the watchdog; returns the work done.
+     * Retries waiting sends and notices a peer queue pair that went to ERR or closed; for the
+     * watchdog, which completes no receives (a poller does, see below). Returns the work done.
      */
     synchronized int progress() {
+        return progress(null, null, 0);
+    }
+
+    /**
+     * What {@link #progress()} does, and when {@code polling} is this queue pair's receive CQ, writes
+     * the receives the peer notified straight into {@code out} from {@code from}. Returns how many
+     * completions it wrote. Receives drained here never pass through a CQ ring, so only the one
+     * consumer of the receive CQ may take them, and it takes them in order.
+     */
+    synchronized int progress(ShmCompletionQueue polling, WorkCompletion[] out, int from) {
         if (closed) return 0;
         QpFileCodec pq = peerQp;
-        // Read the peer's state before draining: what it notified before going to ERR is drained below.
+        // Read the peer's state before draining: what it notified before going to ERR is drained below
+        // or, when the queue pair goes to ERR, by the flush.
         int peerState = pq == null ? -1 : pq.state();
-        int n = recvQueue.drain();
-        n += sendQueue.progress();
+        int n = polling != null && polling == recvCq ? recvQueue.drainInto(out, from) : 0;
+        int sends = sendQueue.progress();
+        if (out == null) n += sends;
         String failure = recvQueue.takeFailure();
         if (failure != null) {
             toError(failure, false);
@@ -175,6 +188,11 @@ final class ShmQueuePair implements QueuePair {
             toError("peer qp " + pq.qpn() + " (pid " + pq.pid() + ") went to " + Delivery.stateName(peerState), false);
         }
         return n;
+    }
+
+    /** Receives the peer notified that are not completed yet, when {@code polling} is the receive CQ; else 0. */
+    long notifiedReceives(ShmCompletionQueue polling) {
+        return polling == recvCq ? recvQueue.notified() : 0;
     }
 
     /** The watchdog found the peer gone: flush at once, without waiting on the peer. */

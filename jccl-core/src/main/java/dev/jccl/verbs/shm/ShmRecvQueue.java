@@ -5,6 +5,7 @@ import dev.jccl.verbs.Sge;
 import dev.jccl.verbs.VerbsException;
 import dev.jccl.verbs.WcOpcode;
 import dev.jccl.verbs.WcStatus;
+import dev.jccl.verbs.WorkCompletion;
 import dev.jccl.verbs.base.BasicCompletionQueue;
 
 import static dev.jccl.verbs.shm.QpFileDescriptor.NOTIFY_LOC_LEN_ERR;
@@ -76,8 +77,23 @@ final class ShmRecvQueue {
         return true;
     }
 
-    /** Completes every receive the peer has notified; returns how many. */
+    /** Completes onto the CQ every receive the peer has notified; returns how many. */
     synchronized int drain() {
+        return drain(null, 0);
+    }
+
+    /**
+     * Writes the completions of the receives the peer has notified straight into {@code out} from
+     * index {@code from}, as many as fit, and returns how many: the consumer polling the receive CQ
+     * gets them without a detour through the CQ's ring. What does not fit stays notified for the
+     * next poll.
+     */
+    synchronized int drainInto(WorkCompletion[] out, int from) {
+        return from >= out.length ? 0 : drain(out, from);
+    }
+
+    /** Caller holds the monitor. Into {@code out} from {@code from} (as many as fit), or onto the CQ when null. */
+    private int drain(WorkCompletion[] out, int from) {
         if (closed || flushed) return 0;
         long tail = file.notifyTail(); // acquire: the entries and the payload written before it are visible
         if (tail == completed) return 0;
@@ -87,7 +103,7 @@ final class ShmRecvQueue {
             return 0;
         }
         int n = 0;
-        for (; completed < tail; completed++, n++) {
+        for (; completed < tail && (out == null || from + n < out.length); completed++, n++) {
             long k = completed;
             int slot = (int) (k % depth);
             int status = file.notifyStatus(k);
@@ -98,16 +114,27 @@ final class ShmRecvQueue {
             boolean withImm = file.notifyOpcode(k) == NOTIFY_RECV_WITH_IMM;
             WcOpcode op = withImm ? WcOpcode.RECV_RDMA_WITH_IMM : WcOpcode.RECV;
             if (status == NOTIFY_OK) {
-                cq.push(wrIds[slot], WcStatus.SUCCESS, op, file.notifyByteLen(k), file.notifyImm(k), withImm, qpn, "");
+                complete(out, from + n, wrIds[slot], WcStatus.SUCCESS, op, file.notifyByteLen(k), file.notifyImm(k), withImm, "");
             } else {
                 String why = "incoming SEND of " + file.notifyByteLen(k) + " bytes exceeds the " + lengths[slot]
                         + "-byte receive buffer";
-                cq.push(wrIds[slot], WcStatus.LOC_LEN_ERR, op, 0, 0, false, qpn, why);
+                complete(out, from + n, wrIds[slot], WcStatus.LOC_LEN_ERR, op, 0, 0, false, why);
                 if (failure == null) failure = "qp " + qpn + ": " + why;
             }
         }
         file.consumedNotifications(completed);
         return n;
+    }
+
+    private void complete(WorkCompletion[] out, int i, long wrId, WcStatus status, WcOpcode op, long byteLen, int imm,
+                          boolean withImm, String detail) {
+        if (out == null) cq.push(wrId, status, op, byteLen, imm, withImm, qpn, detail);
+        else out[i].set(wrId, status, op, byteLen, imm, withImm, qpn, detail);
+    }
+
+    /** How many receives the peer has notified that are not completed yet (for the CQ's overrun check). */
+    synchronized long notified() {
+        return closed || flushed ? 0 : Math.max(0, file.notifyTail() - completed);
     }
 
     /** The failure {@link #drain} found (the queue pair must go to ERR), cleared on read. */

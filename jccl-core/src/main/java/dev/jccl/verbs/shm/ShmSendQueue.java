@@ -2,6 +2,7 @@ package dev.jccl.verbs.shm;
 
 import dev.jccl.verbs.Opcode;
 import dev.jccl.verbs.SendWr;
+import dev.jccl.verbs.Sge;
 import dev.jccl.verbs.VerbsException;
 import dev.jccl.verbs.WcStatus;
 import dev.jccl.verbs.base.BasicCompletionQueue;
@@ -17,7 +18,8 @@ import java.lang.foreign.MemorySegment;
  * progress; later requests queue behind it to keep RC order. The FIFO being full is the only
  * back-pressure.
  *
- * <p>Guarded by this object's monitor (the "send lock"); the hot path allocates nothing.
+ * <p>Guarded by this object's monitor (the "send lock"); the hot path allocates nothing. A waiting request
+ * is kept as a copy in a preallocated slot, since the poster may reuse its request object.
  */
 final class ShmSendQueue {
     private final ShmQueuePair qp;
@@ -39,6 +41,7 @@ final class ShmSendQueue {
         this.qpn = qp.qpn();
         this.depth = depth;
         this.pending = new SendWr[depth];
+        for (int i = 0; i < depth; i++) pending[i] = SendWr.send(0, Sge.EMPTY);
         this.firstTriedNs = new long[depth];
     }
 
@@ -55,7 +58,7 @@ final class ShmSendQueue {
             qp.flushNow(wr);
             return true;
         }
-        long offset = sges.resolve(wr.local(), wr.opcode() == Opcode.RDMA_READ);
+        long offset = sges.resolve(wr.localAddress(), wr.length(), wr.lkey(), wr.opcode() == Opcode.RDMA_READ);
         if (count > 0) {
             progressLocked();
             if (qp.inError()) { // a waiting request just failed; this one is flushed behind it
@@ -69,7 +72,7 @@ final class ShmSendQueue {
             }
             // The waiting requests just ran and resolved their own sges: resolve this one again, so
             // that localMemory() below is this request's region, not the last one's.
-            offset = sges.resolve(wr.local(), wr.opcode() == Opcode.RDMA_READ);
+            offset = sges.resolve(wr.localAddress(), wr.length(), wr.lkey(), wr.opcode() == Opcode.RDMA_READ);
         }
         long now = System.nanoTime();
         int r = delivery.execute(wr, localMemory(wr), offset, now);
@@ -93,7 +96,7 @@ final class ShmSendQueue {
             if (firstTriedNs[head] == 0) firstTriedNs[head] = System.nanoTime();
             long offset;
             try {
-                offset = sges.resolve(wr.local(), wr.opcode() == Opcode.RDMA_READ);
+                offset = sges.resolve(wr.localAddress(), wr.length(), wr.lkey(), wr.opcode() == Opcode.RDMA_READ);
             } catch (VerbsException e) { // deregistered while it waited
                 dequeue();
                 cq.push(wr.wrId(), WcStatus.LOC_PROT_ERR, OutstandingSends.toWc(wr.opcode()), 0, 0, false, qpn, e.getMessage());
@@ -134,18 +137,18 @@ final class ShmSendQueue {
 
     /** The segment {@link LocalSges#resolve} just checked {@code wr}'s sge against. */
     private MemorySegment localMemory(SendWr wr) {
-        return wr.local().length() == 0 ? MemorySegment.NULL : sges.segment();
+        return wr.length() == 0 ? MemorySegment.NULL : sges.segment();
     }
 
+    /** Keeps a copy: the poster owns {@code wr} and may reuse it once {@code postSend} returns. */
     private void enqueue(SendWr wr, long triedNs) {
         int tail = (head + count) % depth;
-        pending[tail] = wr;
+        pending[tail].copyFrom(wr);
         firstTriedNs[tail] = triedNs;
         count++;
     }
 
     private void dequeue() {
-        pending[head] = null;
         head = (head + 1) % depth;
         count--;
     }

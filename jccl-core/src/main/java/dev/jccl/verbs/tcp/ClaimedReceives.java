@@ -23,7 +23,9 @@ final class ClaimedReceives {
     private final int depth;
     private final BasicCompletionQueue cq;
     private final int qpn;
-    private ReceiveQueue.Posted[] claimed = new ReceiveQueue.Posted[16]; // ring, guarded by this
+    // ring of claimed receives, guarded by this: wr_id and memory side by side, so claiming allocates nothing
+    private long[] claimedWrIds = new long[16];
+    private MemorySegment[] claimedBuffers = new MemorySegment[16];
     private int head;        // ring slot of index `base`
     private long base;       // index of the oldest claimed receive that has not completed
     private int count;       // claimed and not completed
@@ -48,22 +50,35 @@ final class ClaimedReceives {
     }
 
     /**
-     * The receive for message index {@code k}, or null when it has not been posted yet (or the queue
-     * pair was flushed). {@code window} bounds how far ahead of completion a peer may claim.
+     * Claims the receive for message index {@code k} (see {@link #buffer}, {@link #wrId}); false when it
+     * has not been posted yet (or the queue pair was flushed). {@code window} bounds how far ahead of
+     * completion a peer may claim.
      */
-    synchronized ReceiveQueue.Posted claim(long k, int window) throws MalformedFrameException {
-        if (flushed) return null;
+    synchronized boolean claim(long k, int window) throws MalformedFrameException {
+        if (flushed) return false;
         if (k < base || k - base >= window) {
             throw new MalformedFrameException("recvIndex " + k + " outside [" + base + ", " + base + "+" + window + ")");
         }
         while (base + count <= k) {
-            ReceiveQueue.Posted p = queue.poll();
-            if (p == null) return null;
-            if (count == claimed.length) grow();
-            claimed[(head + count) & (claimed.length - 1)] = p;
+            if (queue.isEmpty()) return false;
+            if (count == claimedWrIds.length) grow();
+            int i = (head + count) & (claimedWrIds.length - 1);
+            claimedWrIds[i] = queue.headWrId();
+            claimedBuffers[i] = queue.headBuffer();
+            queue.removeHead();
             count++;
         }
-        return claimed[(int) ((head + (k - base)) & (claimed.length - 1))];
+        return true;
+    }
+
+    /** The memory of claimed receive {@code k} ({@link #claim} returned true for it). */
+    synchronized MemorySegment buffer(long k) {
+        return claimedBuffers[(int) ((head + (k - base)) & (claimedWrIds.length - 1))];
+    }
+
+    /** The wr_id of claimed receive {@code k}. */
+    synchronized long wrId(long k) {
+        return claimedWrIds[(int) ((head + (k - base)) & (claimedWrIds.length - 1))];
     }
 
     /** Completes the oldest claimed receive, which must be index {@code k} (messages complete in order). */
@@ -74,12 +89,12 @@ final class ClaimedReceives {
             throw new IllegalStateException("qp " + qpn + ": receive " + k + " completes out of order (oldest claimed: "
                     + (count == 0 ? "none" : base) + ")");
         }
-        ReceiveQueue.Posted p = claimed[head];
-        claimed[head] = null;
-        head = (head + 1) & (claimed.length - 1);
+        long wrId = claimedWrIds[head];
+        claimedBuffers[head] = null;
+        head = (head + 1) & (claimedWrIds.length - 1);
         base++;
         count--;
-        cq.push(p.wrId(), status, opcode, byteLen, imm, hasImm, qpn, detail);
+        cq.push(wrId, status, opcode, byteLen, imm, hasImm, qpn, detail);
     }
 
     /** Completes every claimed, then every posted receive with WR_FLUSH_ERR, oldest first. */
@@ -88,12 +103,12 @@ final class ClaimedReceives {
         flushed = true;
         flushDetail = detail;
         while (count > 0) {
-            ReceiveQueue.Posted p = claimed[head];
-            claimed[head] = null;
-            head = (head + 1) & (claimed.length - 1);
+            long wrId = claimedWrIds[head];
+            claimedBuffers[head] = null;
+            head = (head + 1) & (claimedWrIds.length - 1);
             base++;
             count--;
-            cq.push(p.wrId(), WcStatus.WR_FLUSH_ERR, WcOpcode.RECV, 0, 0, false, qpn, detail);
+            cq.push(wrId, WcStatus.WR_FLUSH_ERR, WcOpcode.RECV, 0, 0, false, qpn, detail);
         }
         queue.flush(cq, qpn, detail);
     }
@@ -104,9 +119,15 @@ final class ClaimedReceives {
     }
 
     private void grow() {
-        ReceiveQueue.Posted[] bigger = new ReceiveQueue.Posted[claimed.length * 2];
-        for (int i = 0; i < count; i++) bigger[i] = claimed[(head + i) & (claimed.length - 1)];
-        claimed = bigger;
+        int n = claimedWrIds.length;
+        long[] wrIds = new long[n * 2];
+        MemorySegment[] buffers = new MemorySegment[n * 2];
+        for (int i = 0; i < count; i++) {
+            wrIds[i] = claimedWrIds[(head + i) & (n - 1)];
+            buffers[i] = claimedBuffers[(head + i) & (n - 1)];
+        }
+        claimedWrIds = wrIds;
+        claimedBuffers = buffers;
         head = 0;
     }
 }

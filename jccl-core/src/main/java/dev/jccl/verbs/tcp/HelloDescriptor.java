@@ -55,7 +55,9 @@ final class HelloDescriptor {
         }
         Hello h = new Hello(b.getInt(TARGET_QPN_OFFSET), b.getInt(SOURCE_QPN_OFFSET), b.getInt(LANE_OFFSET),
                 b.getInt(LANE_COUNT_OFFSET), b.getInt(WINDOW_OFFSET), b.getInt(PSN_OFFSET));
-        if (h.laneCount() < 1 || h.laneCount() > MAX_LANES) throw new MalformedFrameException("hello laneCount " + h.laneCount() + " outside [1, " + MAX_LANES + "]");
+        if (h.laneCount() < 1 || h.laneCount() > MAX_LANES) {
+            throw new MalformedFrameException("hello laneCount " + h.laneCount() + " outside [1, " + MAX_LANES + "]");
+        }
         if (h.lane() < 0 || h.lane() >= h.laneCount()) throw new MalformedFrameException("hello lane " + h.lane() + " outside [0, " + h.laneCount() + ")");
         if (h.window() < 1 || h.window() > FrameDescriptor.MAX_WINDOW) {
             throw new MalformedFrameException("hello window " + h.window() + " outside [1, " + FrameDescriptor.MAX_WINDOW + "]");

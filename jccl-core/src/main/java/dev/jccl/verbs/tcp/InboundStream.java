@@ -29,15 +29,22 @@ final class InboundStream {
     interface Handler {
         /**
          * A checked header. {@code firstTriedNs} is 0 the first time, else when the first attempt was.
-         * Returns the memory its payload goes to, {@link #DISCARD}, or {@link #STALL} to be asked again.
+         * Returns the memory its payload goes to, {@link #DISCARD}, or {@link #STALL} to be asked again;
+         * the payload lands from byte {@code at.offset} of that memory (0 unless the handler sets it),
+         * so a handler can name a place inside a whole region without making a view of it.
          */
-        MemorySegment begin(FrameCodec header, long firstTriedNs) throws IOException;
+        MemorySegment begin(FrameCodec header, long firstTriedNs, Landing at) throws IOException;
 
         /** The payload of the frame begun last landed in {@code payload} (or was dropped). */
         void end(FrameCodec header, MemorySegment payload) throws IOException;
 
         /** A heavy or stalled frame began ({@code true}: only the receiver thread goes on) or ended. */
         void heavy(boolean heavy);
+    }
+
+    /** Where in the memory {@link Handler#begin} returns the payload starts; one per stream, reused. */
+    static final class Landing {
+        long offset;
     }
 
     /** Target of a payload that must not land anywhere (also for frames without payload). */
@@ -87,6 +94,11 @@ final class InboundStream {
     private int phase = HEADER;
     private long firstTriedNs;
     private MemorySegment target;
+    private final Landing landing = new Landing();
+    private long targetOffset;
+    /** A buffer over the whole of {@link #viewOf}, repositioned for each direct read (none over 2 GiB). */
+    private ByteBuffer view;
+    private MemorySegment viewOf;
     private int payloadDone;
     private long frames;
 
@@ -133,7 +145,8 @@ final class InboundStream {
                 firstTriedNs = 0;
             }
             if (phase == BEGIN) {
-                MemorySegment t = handler.begin(codec, firstTriedNs);
+                landing.offset = 0;
+                MemorySegment t = handler.begin(codec, firstTriedNs, landing);
                 if (t == STALL) {
                     if (firstTriedNs == 0) {
                         firstTriedNs = Math.max(1, System.nanoTime());
@@ -143,6 +156,7 @@ final class InboundStream {
                 }
                 if (firstTriedNs == 0 && codec.chunkLength() > LIGHT_PAYLOAD_BYTES) handler.heavy(true);
                 target = t;
+                targetOffset = landing.offset;
                 payloadDone = 0;
                 phase = PAYLOAD;
             }
@@ -167,19 +181,34 @@ final class InboundStream {
         int staged = writePos - readPos;
         if (staged > 0) {
             int take = Math.min(left, staged);
-            if (target != DISCARD) MemorySegment.copy(stagingSegment, readPos, target, payloadDone, take);
+            if (target != DISCARD) MemorySegment.copy(stagingSegment, readPos, target, targetOffset + payloadDone, take);
             readPos += take;
             payloadDone += take;
             return take;
         }
         if (target != DISCARD && left >= DIRECT_READ_BYTES) {
-            int n = channel.read(target.asSlice(payloadDone, left).asByteBuffer());
+            int n = channel.read(directView(targetOffset + payloadDone, left));
             if (n < 0) throw endOfStream();
             payloadDone += n;
             drained = n < left;
             return n;
         }
         return fill(STAGING_BYTES);
+    }
+
+    /**
+     * A buffer over {@code [offset, +length)} of the target for a direct read: the stream's one view
+     * of the target's memory, made when the target changes (frames of a stream usually land in the
+     * same region), so a steady stream of large frames allocates nothing.
+     */
+    private ByteBuffer directView(long offset, int length) {
+        if (target.byteSize() > Integer.MAX_VALUE) return target.asSlice(offset, length).asByteBuffer();
+        if (viewOf != target) {
+            view = target.asByteBuffer();
+            viewOf = target;
+        }
+        view.limit((int) (offset + length)).position((int) offset);
+        return view;
     }
 
     /** Reads at most {@code maxBytes} into the staging buffer; returns the bytes read (0: none now). */

@@ -1,22 +1,76 @@
 package dev.jccl.verbs.tcp;
 
 import java.io.IOException;
+import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
 
 /**
- * A frame waiting in an {@link OutboundLane}: its header and, for data frames, a view of the
- * registered memory the payload comes from (no copy is made; the channel reads the region itself).
- * Pooled by the lane, so the hot path allocates only the payload view.
+ * A frame waiting in an {@link OutboundLane}: its header and, for data frames, its payload. Pooled
+ * by the lane, and built so that a steady stream of frames allocates nothing:
+ *
+ * <ul>
+ *   <li>A payload of at most {@link #COPY_MAX_BYTES} is copied into this frame's own buffer and leaves
+ *       with the header in one gathering write: the copy costs less than a second system call, and
+ *       buffers of the frame's own carry no memory session, which the JDK would otherwise pin with a
+ *       new object on every gathering write.</li>
+ *   <li>A larger payload is not copied: the frame writes it from a buffer over the whole registered
+ *       segment it lies in, remembered per frame for the last {@link #VIEWS} segments and repositioned
+ *       for each use, header and payload in two writes.</li>
+ * </ul>
  */
 final class OutFrame {
+    static final int COPY_MAX_BYTES = 8 * 1024;
+    private static final int VIEWS = 2;
+
     final FrameCodec codec = new FrameCodec(FrameCodec.allocateHeader());
     private final ByteBuffer[] parts = new ByteBuffer[2];
+    private final MemorySegment[] viewOf = new MemorySegment[VIEWS];
+    private final ByteBuffer[] views = new ByteBuffer[VIEWS];
+    private int nextView;
+    private ByteBuffer copied; // this frame's own payload buffer, made on first use
+    private MemorySegment copiedSegment;
     private ByteBuffer payload;
+    private boolean gather; // header and payload in one gathering write
 
+    /** A payload from elsewhere (a NAK's text); written with the header in one gathering write. */
     OutFrame payload(ByteBuffer view) {
         this.payload = view;
+        this.gather = true;
         return this;
+    }
+
+    /** The payload: {@code length} bytes at {@code offset} in {@code source} (see the class comment). */
+    OutFrame payload(MemorySegment source, long offset, int length) {
+        if (length <= COPY_MAX_BYTES) {
+            if (copied == null) {
+                copied = ByteBuffer.allocateDirect(COPY_MAX_BYTES);
+                copiedSegment = MemorySegment.ofBuffer(copied);
+            }
+            MemorySegment.copy(source, offset, copiedSegment, 0, length);
+            copied.limit(length).position(0);
+            payload = copied;
+            gather = true;
+        } else {
+            payload = view(source, offset, length);
+            gather = false;
+        }
+        return this;
+    }
+
+    private ByteBuffer view(MemorySegment source, long offset, int length) {
+        if (source.byteSize() > Integer.MAX_VALUE) return source.asSlice(offset, length).asByteBuffer();
+        int way = -1;
+        for (int i = 0; i < VIEWS; i++) if (viewOf[i] == source) way = i;
+        if (way < 0) {
+            way = nextView;
+            nextView = (nextView + 1) % VIEWS;
+            viewOf[way] = source;
+            views[way] = source.asByteBuffer();
+        }
+        ByteBuffer v = views[way];
+        v.limit((int) (offset + length)).position((int) offset);
+        return v;
     }
 
     /** Bytes of this frame not yet written. */
@@ -27,14 +81,18 @@ final class OutFrame {
     /** Writes what the non-blocking channel accepts now; true once the whole frame is out. */
     boolean writeTo(SocketChannel channel) throws IOException {
         ByteBuffer header = codec.buffer();
-        if (payload == null) {
+        if (payload == null || (!gather && header.hasRemaining())) {
             channel.write(header);
-            return !header.hasRemaining();
+            if (payload == null || header.hasRemaining()) return payload == null && !header.hasRemaining();
         }
-        parts[0] = header;
-        parts[1] = payload;
-        channel.write(parts);
-        return !header.hasRemaining() && !payload.hasRemaining();
+        if (gather) {
+            parts[0] = header;
+            parts[1] = payload;
+            channel.write(parts);
+            return !header.hasRemaining() && !payload.hasRemaining();
+        }
+        channel.write(payload);
+        return !payload.hasRemaining();
     }
 
     void clear() {

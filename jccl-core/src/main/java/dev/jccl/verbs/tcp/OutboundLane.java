@@ -12,6 +12,7 @@ import java.nio.channels.SocketChannel;
 import java.util.ArrayDeque;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
 
 /**
  * One socket this side opened towards the peer. Everything this queue pair sends travels on its
@@ -56,6 +57,14 @@ final class OutboundLane implements AutoCloseable {
     private final ArrayDeque<OutFrame> data = new ArrayDeque<>();    // guarded by this
     private final ArrayDeque<OutFrame> pool = new ArrayDeque<>();    // guarded by this
     private volatile boolean sending; // the sender thread has frames to write (large ones, or a full socket)
+    /** The socket became readable in the last select (sender thread only). */
+    private boolean peerSpoke;
+    /**
+     * What a select does with the ready key, made once: selecting with an action keeps no
+     * selected-key set, whose entries the selector would allocate on every wake-up (a socket that is
+     * full wakes this thread for every write).
+     */
+    private final Consumer<SelectionKey> onReady = k -> peerSpoke |= k.isReadable();
     private volatile boolean closing;
     private volatile boolean closed;
 
@@ -195,7 +204,7 @@ final class OutboundLane implements AutoCloseable {
                     writeLock.unlock();
                 }
                 if (result == DRAINED) {
-                    if (!hasQueued()) selector.select(SELECT_MS);
+                    if (!hasQueued()) selector.select(onReady, SELECT_MS);
                 } else {
                     long now = System.nanoTime();
                     if (writesNow != writesSeen) {
@@ -206,7 +215,7 @@ final class OutboundLane implements AutoCloseable {
                                 + TimeUnit.NANOSECONDS.toSeconds(timeoutNs) + " s (JCCL_TIMEOUT)");
                     }
                     key.interestOps(SelectionKey.OP_READ | SelectionKey.OP_WRITE);
-                    selector.select(SELECT_MS);
+                    selector.select(onReady, SELECT_MS);
                     key.interestOps(SelectionKey.OP_READ);
                 }
                 checkPeerStillThere();
@@ -220,7 +229,8 @@ final class OutboundLane implements AutoCloseable {
 
     /** The peer never writes here; readable means it closed (EOF) or broke the protocol. */
     private void checkPeerStillThere() throws IOException {
-        if (!selector.selectedKeys().remove(key) || !key.isReadable()) return;
+        if (!peerSpoke) return;
+        peerSpoke = false;
         int n = channel.read(ByteBuffer.allocate(1));
         if (n < 0) throw new EOFException("peer " + peer + " closed the connection (lane " + index + ")");
         if (n > 0) throw new MalformedFrameException("peer " + peer + " wrote on send-only lane " + index);

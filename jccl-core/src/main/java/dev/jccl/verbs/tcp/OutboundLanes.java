@@ -44,11 +44,11 @@ final class OutboundLanes implements AutoCloseable {
     }
 
     /**
-     * Queues a message carrying {@code source} (SEND, WRITE, WRITE_IMM, READ_RESPONSE). The payload is
-     * not copied: frames hold views of {@code source} until they are written.
+     * Queues a message carrying {@code msgLength} bytes from {@code sourceOffset} in {@code source}
+     * (SEND, WRITE, WRITE_IMM, READ_RESPONSE); see {@link OutFrame#payload} for how frames hold it.
      */
-    void send(byte type, long seq, MemorySegment source, long msgLength, long remoteAddress, int rkey, int imm,
-              long recvIndex) {
+    void send(byte type, long seq, MemorySegment source, long sourceOffset, long msgLength, long remoteAddress, int rkey,
+              int imm, long recvIndex) {
         long chunk = chunkBytes(msgLength, lanes.length);
         int lane = (int) Long.remainderUnsigned(seq, lanes.length);
         long offset = 0;
@@ -58,7 +58,7 @@ final class OutboundLanes implements AutoCloseable {
             OutFrame f = l.obtain();
             f.codec.encode(type, (byte) 0, length, seq, msgLength, offset, remoteAddress, rkey, imm, recvIndex);
             if (offset == 0) f.codec.ack(takeDeferredAck());
-            if (length > 0) f.payload(source.asSlice(offset, length).asByteBuffer());
+            if (length > 0) f.payload(source, sourceOffset + offset, length);
             l.submit(f);
             offset += length;
             lane = lane + 1 == lanes.length ? 0 : lane + 1;

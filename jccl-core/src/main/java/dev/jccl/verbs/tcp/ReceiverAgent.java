@@ -13,6 +13,7 @@ import java.nio.channels.SocketChannel;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
 
 /**
  * Who reads one inbound socket (one the peer opened to our listener), and when. Two kinds of thread
@@ -40,12 +41,14 @@ import java.util.concurrent.locks.ReentrantLock;
  * and moves the queue pair to ERR, before any byte of a malformed frame reaches memory.
  */
 final class ReceiverAgent implements InboundStream.Handler {
+    private static final Consumer<SelectionKey> IGNORE_KEY = key -> { };
+
     /** What the receiver reports to; implemented by the queue pair. */
     interface Sink {
         /** Waits (bounded) until frames may be processed; false when the queue pair will not get there. */
         boolean awaitReady();
 
-        MemorySegment begin(FrameCodec header, long firstTriedNs) throws IOException;
+        MemorySegment begin(FrameCodec header, long firstTriedNs, InboundStream.Landing at) throws IOException;
 
         void end(FrameCodec header, MemorySegment payload) throws IOException;
 
@@ -130,8 +133,9 @@ final class ReceiverAgent implements InboundStream.Handler {
                 stallIdle.reset();
                 if (r == InboundStream.PASSED) continue;
                 if (!mine && leftToConsumer()) continue;
-                selector.select(mine ? 1 + BULK_LINGER_NS / 1_000_000 : SELECT_MS);
-                selector.selectedKeys().clear();
+                // With an action the selector keeps no selected-key set, whose entries it would
+                // allocate on every wake-up; the pump that follows looks at the socket anyway.
+                selector.select(IGNORE_KEY, mine ? 1 + BULK_LINGER_NS / 1_000_000 : SELECT_MS);
             }
         } catch (ClosedChannelException | ClosedSelectorException e) {
             if (!closed) report(new IOException("lane " + lane + " from " + peer + " was closed", e));
@@ -198,8 +202,8 @@ final class ReceiverAgent implements InboundStream.Handler {
     // ---- InboundStream.Handler, called under lock ----
 
     @Override
-    public MemorySegment begin(FrameCodec header, long firstTriedNs) throws IOException {
-        return sink.begin(header, firstTriedNs);
+    public MemorySegment begin(FrameCodec header, long firstTriedNs, InboundStream.Landing at) throws IOException {
+        return sink.begin(header, firstTriedNs, at);
     }
 
     @Override

@@ -58,26 +58,31 @@ final class Requester {
         this.psn = psn;
     }
 
-    /** Returns false when the send queue is full. {@code local} is already resolved and checked. */
-    boolean post(SendWr wr, MemorySegment local, OutboundLanes lanes) {
+    /**
+     * Returns false when the send queue is full. The request's local memory is {@code wr.length()}
+     * bytes at {@code localOffset} in {@code local}, already resolved and checked; nothing of
+     * {@code wr} is kept (the poster may reuse it).
+     */
+    boolean post(SendWr wr, MemorySegment local, long localOffset, OutboundLanes lanes) {
         Opcode op = wr.opcode();
-        OutstandingSends.Entry e = outstanding.add(wr.wrId(), op, wr.local().length(), wr.signaled());
-        if (e == null) return false;
+        long length = wr.length();
+        long n = outstanding.add(wr.wrId(), op, length, wr.signaled());
+        if (n == OutstandingSends.FULL) return false;
         synchronized (this) {
             if (failed) {
                 outstanding.flush(cq, qpn, failDetail);
                 return true;
             }
-            posted = e.seq() + 1;
-            if (op == Opcode.RDMA_READ) reads.addLast(new PendingRead(e.seq(), local));
+            posted = n + 1;
+            if (op == Opcode.RDMA_READ) reads.addLast(new PendingRead(n, local.asSlice(localOffset, length)));
         }
-        long seq = psn + e.seq();
+        long seq = psn + n;
         switch (op) {
-            case SEND -> lanes.send(TYPE_SEND, seq, local, local.byteSize(), 0, 0, 0, nextRecvIndex++);
-            case RDMA_WRITE -> lanes.send(TYPE_WRITE, seq, local, local.byteSize(), wr.remoteAddress(), wr.rkey(), 0, 0);
-            case RDMA_WRITE_WITH_IMM -> lanes.send(TYPE_WRITE_IMM, seq, local, local.byteSize(), wr.remoteAddress(),
+            case SEND -> lanes.send(TYPE_SEND, seq, local, localOffset, length, 0, 0, 0, nextRecvIndex++);
+            case RDMA_WRITE -> lanes.send(TYPE_WRITE, seq, local, localOffset, length, wr.remoteAddress(), wr.rkey(), 0, 0);
+            case RDMA_WRITE_WITH_IMM -> lanes.send(TYPE_WRITE_IMM, seq, local, localOffset, length, wr.remoteAddress(),
                     wr.rkey(), wr.imm(), nextRecvIndex++);
-            case RDMA_READ -> lanes.sendReadRequest(seq, local.byteSize(), wr.remoteAddress(), wr.rkey());
+            case RDMA_READ -> lanes.sendReadRequest(seq, length, wr.remoteAddress(), wr.rkey());
         }
         return true;
     }
@@ -89,8 +94,7 @@ final class Requester {
      * call flushes it behind the failing one. Nothing is sent. Returns false when the send queue is full.
      */
     boolean postInError(SendWr wr) {
-        OutstandingSends.Entry e = outstanding.add(wr.wrId(), wr.opcode(), wr.local().length(), wr.signaled());
-        if (e == null) return false;
+        if (outstanding.add(wr.wrId(), wr.opcode(), wr.length(), wr.signaled()) == OutstandingSends.FULL) return false;
         synchronized (this) {
             if (failed) outstanding.flush(cq, qpn, failDetail);
         }
@@ -174,10 +178,8 @@ final class Requester {
             PendingRead r = reads.peekFirst();
             outstanding.ackThrough(r == null ? ackedThrough : Math.min(ackedThrough, r.seq - 1), cq, qpn);
             if (r == null || !r.done()) return;
-            OutstandingSends.Entry e = outstanding.takeIfHead(r.seq);
-            if (e == null) return;
+            if (!outstanding.completeHeadIf(r.seq, WcOpcode.RDMA_READ, cq, qpn)) return;
             reads.pollFirst();
-            if (e.signaled()) cq.push(e.wrId(), WcStatus.SUCCESS, WcOpcode.RDMA_READ, e.length(), 0, false, qpn, "");
         }
     }
 }

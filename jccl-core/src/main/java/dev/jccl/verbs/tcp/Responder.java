@@ -3,7 +3,7 @@ package dev.jccl.verbs.tcp;
 import dev.jccl.verbs.Access;
 import dev.jccl.verbs.WcOpcode;
 import dev.jccl.verbs.WcStatus;
-import dev.jccl.verbs.base.ReceiveQueue;
+import dev.jccl.verbs.base.LocalRegion;
 import dev.jccl.verbs.base.RegionTable;
 import dev.jccl.verbs.base.RemoteAccessException;
 
@@ -68,14 +68,14 @@ final class Responder {
      * Step (1) for one chunk. {@code firstTriedNs} is 0 on the first attempt, else when it was made.
      * Returns the memory for the payload, {@link InboundStream#DISCARD}, or {@link InboundStream#STALL}.
      */
-    MemorySegment begin(FrameCodec h, long firstTriedNs) throws MalformedFrameException {
+    MemorySegment begin(FrameCodec h, long firstTriedNs, InboundStream.Landing at) throws MalformedFrameException {
         InboundMessage m;
         synchronized (this) {
             if (stopped) return InboundStream.DISCARD;
             m = firstTriedNs == 0 ? admit(h) : slots[slot(h.seq())];
             if (m.failure != 0) return InboundStream.DISCARD; // another chunk of it was already refused
         }
-        return resolveTarget(h, m, firstTriedNs);
+        return resolveTarget(h, m, firstTriedNs, at);
     }
 
     /** Step (3): the chunk begun last on this reader has landed (or was dropped). */
@@ -114,21 +114,29 @@ final class Responder {
         return (int) (seq & (slots.length - 1));
     }
 
-    /** Where this chunk's payload goes; DISCARD when the message is refused, STALL while its receive is missing. */
-    private MemorySegment resolveTarget(FrameCodec h, InboundMessage m, long firstTriedNs) throws MalformedFrameException {
+    /**
+     * Where this chunk's payload goes (from {@code at.offset}); DISCARD when the message is refused,
+     * STALL while its receive is missing. A write lands in the target region's own segment, located
+     * by offset, so no view is made per frame; the bounds still hold, since FrameCodec#validate put
+     * the chunk inside its message and checkRemote the message inside the region.
+     */
+    private MemorySegment resolveTarget(FrameCodec h, InboundMessage m, long firstTriedNs, InboundStream.Landing at)
+            throws MalformedFrameException {
         byte type = h.type();
         if (type == TYPE_READ_REQUEST) return InboundStream.DISCARD;
         MemorySegment message = null;
+        long messageOffset = 0;
         if (type == TYPE_WRITE || type == TYPE_WRITE_IMM) {
             try {
-                message = regions.resolveRemote(h.remoteAddress(), h.msgLength(), h.rkey(), Access.REMOTE_WRITE);
+                LocalRegion region = regions.checkRemote(h.remoteAddress(), h.msgLength(), h.rkey(), Access.REMOTE_WRITE);
+                message = region.segment();
+                messageOffset = h.remoteAddress() - region.address();
             } catch (RemoteAccessException e) {
                 return refuse(m, NAK_REMOTE_ACCESS, e.getMessage());
             }
         }
         if (type == TYPE_SEND || type == TYPE_WRITE_IMM) {
-            ReceiveQueue.Posted r = receives.claim(h.recvIndex(), window);
-            if (r == null) {
+            if (!receives.claim(h.recvIndex(), window)) {
                 if (!receives.isFlushed() && (firstTriedNs == 0 || System.nanoTime() - firstTriedNs < rnrTimeoutNs)) {
                     return InboundStream.STALL;
                 }
@@ -136,14 +144,16 @@ final class Responder {
                         + TimeUnit.NANOSECONDS.toMicros(rnrTimeoutNs) + " us (JCCL_RNR_TIMEOUT)");
             }
             if (type == TYPE_SEND) {
-                if (h.msgLength() > r.buffer().byteSize()) {
-                    return refuse(m, NAK_RECEIVE_TOO_SMALL, "SEND of " + h.msgLength()
-                            + " bytes does not fit receive wr_id " + r.wrId() + " of " + r.buffer().byteSize() + " bytes");
+                MemorySegment buffer = receives.buffer(h.recvIndex());
+                if (h.msgLength() > buffer.byteSize()) {
+                    return refuse(m, NAK_RECEIVE_TOO_SMALL, "SEND of " + h.msgLength() + " bytes does not fit receive wr_id "
+                            + receives.wrId(h.recvIndex()) + " of " + buffer.byteSize() + " bytes");
                 }
-                message = r.buffer();
+                message = buffer;
             }
         }
-        return message.asSlice(h.chunkOffset(), h.chunkLength());
+        at.offset = messageOffset + h.chunkOffset();
+        return message;
     }
 
     private synchronized MemorySegment refuse(InboundMessage m, byte status, String why) {
@@ -186,7 +196,7 @@ final class Responder {
     private void respondToRead(InboundMessage m) {
         try {
             MemorySegment source = regions.resolveRemote(m.remoteAddress, m.msgLength, m.rkey, Access.REMOTE_READ);
-            lanes.send(TYPE_READ_RESPONSE, m.seq, source, m.msgLength, 0, 0, 0, 0);
+            lanes.send(TYPE_READ_RESPONSE, m.seq, source, 0, m.msgLength, 0, 0, 0, 0);
         } catch (RemoteAccessException e) {
             m.fail(NAK_REMOTE_ACCESS, e.getMessage());
         }

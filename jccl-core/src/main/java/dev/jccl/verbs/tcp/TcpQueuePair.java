@@ -13,6 +13,7 @@ import dev.jccl.verbs.RecvWr;
 import dev.jccl.verbs.SendWr;
 import dev.jccl.verbs.VerbsException;
 import dev.jccl.verbs.WcStatus;
+import dev.jccl.verbs.base.LocalRegion;
 import dev.jccl.verbs.base.QpStateMachine;
 
 import java.io.IOException;
@@ -113,13 +114,16 @@ final class TcpQueuePair implements QueuePair, ReceiverAgent.Sink, OutboundLane.
     @Override
     public boolean postSend(SendWr wr) {
         if (!state.canPostSend()) throw new VerbsException("qp " + qpn + ": postSend needs RTS, state is " + state.state());
-        MemorySegment local = pd.regions().resolveLocal(wr.local(), wr.opcode() == Opcode.RDMA_READ);
+        // The region and an offset in it rather than a view: nothing is allocated per request.
+        LocalRegion region = pd.regions().checkLocal(wr.localAddress(), wr.length(), wr.lkey(), wr.opcode() == Opcode.RDMA_READ);
+        MemorySegment local = region == null ? MemorySegment.NULL : region.segment();
+        long localOffset = region == null ? 0 : wr.localAddress() - region.address();
         // In ERR the request is flushed, but through the requester, never straight onto the CQ: the
         // state turns ERR (fail below) before the requester completes the failing request. A flush
         // pushed here in between (a NAK handled on a receiver thread while this thread posts) would
         // reach the CQ ahead of the REM_ACCESS_ERR of an earlier request, against RC order.
         if (state.state() == QpState.ERR) return requester.postInError(wr);
-        return requester.post(wr, local, connection.outbound());
+        return requester.post(wr, local, localOffset, connection.outbound());
     }
 
     @Override
@@ -195,7 +199,7 @@ final class TcpQueuePair implements QueuePair, ReceiverAgent.Sink, OutboundLane.
     }
 
     @Override
-    public MemorySegment begin(FrameCodec h, long firstTriedNs) throws IOException {
+    public MemorySegment begin(FrameCodec h, long firstTriedNs, InboundStream.Landing at) throws IOException {
         if (firstTriedNs == 0 && h.ack() != NO_ACK) requester.onAck(h.ack());
         return switch (h.type()) {
             case TYPE_ACK -> {
@@ -204,7 +208,7 @@ final class TcpQueuePair implements QueuePair, ReceiverAgent.Sink, OutboundLane.
             }
             case TYPE_READ_RESPONSE -> requester.beginReadResponse(h);
             case TYPE_NAK -> MemorySegment.ofArray(new byte[h.chunkLength()]);
-            default -> responder.begin(h, firstTriedNs);
+            default -> responder.begin(h, firstTriedNs, at);
         };
     }
 

@@ -4,6 +4,7 @@ import dev.jccl.verbs.VerbsException;
 import dev.jccl.verbs.WcOpcode;
 import dev.jccl.verbs.WcStatus;
 import dev.jccl.verbs.WorkCompletion;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -14,6 +15,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 @Timeout(value = 20, unit = TimeUnit.SECONDS)
+@Tag("unit")
 class BasicCompletionQueueTest {
     @Test
     void completionsComeOutInOrderAndBatched() {

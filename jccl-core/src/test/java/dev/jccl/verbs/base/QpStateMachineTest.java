@@ -1,6 +1,7 @@
 package dev.jccl.verbs.base;
 
 import dev.jccl.verbs.QpState;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -8,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+@Tag("unit")
 class QpStateMachineTest {
     @Test
     void followsResetInitRtrRts() {

@@ -4,6 +4,7 @@ import dev.jccl.verbs.Access;
 import dev.jccl.verbs.Sge;
 import dev.jccl.verbs.VerbsException;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.lang.foreign.Arena;
@@ -17,6 +18,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+@Tag("unit")
 class RegionTableTest {
     private final Arena arena = Arena.ofShared();
     private final RegionTable table = new RegionTable();

@@ -1,6 +1,7 @@
 package dev.jccl.verbs.shm;
 
 import dev.jccl.config.Config;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Files;
@@ -14,6 +15,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /** Shared memory reaches a peer only on the same host and the same file system under JCCL_SHM_DIR. */
+@Tag("unit")
 class ShmLocalityTest {
     private final ShmProvider shm = new ShmProvider();
 

@@ -4,6 +4,7 @@ import com.tngtech.archunit.ArchConfiguration;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -11,6 +12,7 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 
 /** The provider sees only the SPI, the shared provider pieces, util, config, trace and the JDK. */
 @Timeout(60)
+@Tag("unit")
 class TcpArchitectureTest {
     @Test
     void dependsOnlyOnWhatAProviderMay() {

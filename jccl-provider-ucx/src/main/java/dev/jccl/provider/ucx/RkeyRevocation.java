@@ -1,8 +1,10 @@
 package dev.jccl.provider.ucx;
 
+import dev.jccl.util.BackoffIdleStrategy;
+import dev.jccl.util.WaitPolicy;
+
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * Tells every peer that fetched an rkey to drop it, and waits until each has said so (or has gone,
@@ -31,8 +33,9 @@ final class RkeyRevocation {
             }
         });
         long deadline = System.nanoTime() + Math.min(MAX_WAIT_NS, context.timeoutNs());
+        BackoffIdleStrategy idle = WaitPolicy.stateWait();
         while (outstanding.get() > 0 && System.nanoTime() < deadline && !context.isClosed()) {
-            if (context.tryProgress() == 0) LockSupport.parkNanos(TimeUnit.MICROSECONDS.toNanos(20));
+            idle.idle(context.tryProgress());
         }
     }
 }

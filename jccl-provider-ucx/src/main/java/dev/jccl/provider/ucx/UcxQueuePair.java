@@ -2,6 +2,8 @@ package dev.jccl.provider.ucx;
 
 import dev.jccl.trace.Log;
 import dev.jccl.trace.Subsys;
+import dev.jccl.util.BackoffIdleStrategy;
+import dev.jccl.util.WaitPolicy;
 import dev.jccl.verbs.ConnectInfo;
 import dev.jccl.verbs.Opcode;
 import dev.jccl.verbs.QpState;
@@ -11,6 +13,7 @@ import dev.jccl.verbs.SendWr;
 import dev.jccl.verbs.VerbsException;
 import dev.jccl.verbs.WcOpcode;
 import dev.jccl.verbs.WcStatus;
+import dev.jccl.verbs.base.LocalRegion;
 import dev.jccl.verbs.base.OutstandingSends;
 import dev.jccl.verbs.base.QpStateMachine;
 
@@ -19,7 +22,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.locks.LockSupport;
 
 import static dev.jccl.provider.ucx.UcpLayouts.UCS_OK;
 
@@ -102,17 +104,21 @@ final class UcxQueuePair implements QueuePair {
         ctx.locked(() -> fail(-1, WcStatus.WR_FLUSH_ERR, "qp " + qpn + " was moved to ERR by the application", true));
     }
 
+    /** Reads {@code wr} only within this call: the sender keeps a copy of what it needs (the caller reuses it). */
     @Override
     public boolean postSend(SendWr wr) {
         if (!state.canPostSend()) throw new VerbsException("qp " + qpn + ": postSend needs RTS, state is " + state.state());
-        MemorySegment local = pd.regions().resolveLocal(wr.local(), wr.opcode() == Opcode.RDMA_READ);
+        long address = wr.localAddress();
+        long length = wr.length();
+        LocalRegion region = pd.regions().checkLocal(address, length, wr.lkey(), wr.opcode() == Opcode.RDMA_READ);
+        MemorySegment local = region == null ? MemorySegment.NULL : region.segment().asSlice(address - region.address(), length);
         return ctx.locked(() -> {
-            OutstandingSends.Entry e = outstanding.add(wr.wrId(), wr.opcode(), wr.local().length(), wr.signaled());
-            if (e == null) return false;
+            long seq = outstanding.add(wr.wrId(), wr.opcode(), length, wr.signaled());
+            if (seq == OutstandingSends.FULL) return false;
             if (state.state() == QpState.ERR) {
                 outstanding.flush(sendCq, qpn, "qp " + qpn + " is in ERR");
             } else {
-                sender.post(e, wr, local);
+                sender.post(seq, wr, local);
             }
             return true;
         });
@@ -231,8 +237,9 @@ final class UcxQueuePair implements QueuePair {
         if (!first) return;
         // The goodbye must leave before the worker goes: the endpoint closes in flush mode (bounded).
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
+        BackoffIdleStrategy idle = WaitPolicy.stateWait();
         while (!endpointClosed.get() && System.nanoTime() < deadline) {
-            if (ctx.tryProgress() == 0) LockSupport.parkNanos(TimeUnit.MICROSECONDS.toNanos(50));
+            idle.idle(ctx.tryProgress());
         }
         ctx.forget(this);
         ctx.locked(() -> pd.forget(this));

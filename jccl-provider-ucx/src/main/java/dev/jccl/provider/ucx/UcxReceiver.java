@@ -47,11 +47,12 @@ final class UcxReceiver {
         while (!arrived.isEmpty() && qp.isUsable()) {
             Inbound in = arrived.peekFirst();
             if (in.receiving) return;
-            if (receives.size() == 0) return;
+            if (receives.isEmpty()) return;
             if (!writable(in)) continue;
-            ReceiveQueue.Posted r = receives.poll();
-            if (r == null) return;
-            deliver(in, r);
+            long wrId = receives.headWrId();
+            MemorySegment buffer = receives.headBuffer();
+            receives.removeHead();
+            deliver(in, wrId, buffer);
         }
     }
 
@@ -74,23 +75,23 @@ final class UcxReceiver {
         }
     }
 
-    private void deliver(Inbound in, ReceiveQueue.Posted r) {
+    private void deliver(Inbound in, long wrId, MemorySegment buffer) {
         AmDescriptor.Header h = in.header;
         if (h.kind() == AmDescriptor.WRITE_IMM) {
             // The data lands before the immediate is raised: the receiver may read it on seeing the CQE.
-            land(in, in.target, () -> complete(r, WcOpcode.RECV_RDMA_WITH_IMM, h));
+            land(in, in.target, () -> complete(wrId, WcOpcode.RECV_RDMA_WITH_IMM, h));
             return;
         }
-        if (h.b() > r.buffer().byteSize()) {
+        if (h.b() > buffer.byteSize()) {
             arrived.pollFirst();
             qp.context().release(in);
-            String why = "a SEND of " + h.b() + " bytes does not fit the posted receive of " + r.buffer().byteSize();
-            qp.recvCq().push(r.wrId(), WcStatus.LOC_LEN_ERR, WcOpcode.RECV, 0, 0, false, qp.qpn(), why);
+            String why = "a SEND of " + h.b() + " bytes does not fit the posted receive of " + buffer.byteSize();
+            qp.recvCq().push(wrId, WcStatus.LOC_LEN_ERR, WcOpcode.RECV, 0, 0, false, qp.qpn(), why);
             qp.refuse(h.seq(), WcStatus.REM_INV_REQ_ERR, why);
             qp.fail(-1, WcStatus.WR_FLUSH_ERR, why, true);
             return;
         }
-        land(in, r.buffer(), () -> complete(r, WcOpcode.RECV, h));
+        land(in, buffer, () -> complete(wrId, WcOpcode.RECV, h));
     }
 
     /**
@@ -117,15 +118,15 @@ final class UcxReceiver {
         }));
     }
 
-    private void complete(ReceiveQueue.Posted r, WcOpcode opcode, AmDescriptor.Header h) {
+    private void complete(long wrId, WcOpcode opcode, AmDescriptor.Header h) {
         boolean imm = opcode == WcOpcode.RECV_RDMA_WITH_IMM;
-        qp.recvCq().push(r.wrId(), WcStatus.SUCCESS, opcode, h.b(), imm ? h.imm() : 0, imm, qp.qpn(), "");
+        qp.recvCq().push(wrId, WcStatus.SUCCESS, opcode, h.b(), imm ? h.imm() : 0, imm, qp.qpn(), "");
         qp.acknowledge(h.seq());
     }
 
     /** Refuses messages that waited past the RNR timeout with no receive posted. */
     void expire(long nowNs, long rnrTimeoutNs) {
-        while (!arrived.isEmpty() && receives.size() == 0) {
+        while (!arrived.isEmpty() && receives.isEmpty()) {
             Inbound in = arrived.peekFirst();
             if (in.receiving || nowNs - in.arrivedNs < rnrTimeoutNs) return;
             arrived.pollFirst();

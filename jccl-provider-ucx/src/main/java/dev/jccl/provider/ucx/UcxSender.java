@@ -5,7 +5,6 @@ import dev.jccl.verbs.Opcode;
 import dev.jccl.verbs.SendWr;
 import dev.jccl.verbs.WcStatus;
 import dev.jccl.verbs.base.LocalRegion;
-import dev.jccl.verbs.base.OutstandingSends;
 
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayDeque;
@@ -41,14 +40,18 @@ final class UcxSender {
     /** The largest WRITE_WITH_IMM sent as one active message; below UCX's eager limits on shm and tcp. */
     static final long INLINE_IMM_BYTES = 4096;
 
-    private record Pending(OutstandingSends.Entry entry, SendWr wr, MemorySegment local) {}
+    /**
+     * A request waiting to be issued: a copy of the fields of the caller's {@link SendWr}, which the
+     * caller may refill as soon as postSend returns, with its sequence number and resolved memory.
+     */
+    private record Pending(long seq, Opcode opcode, long remoteAddress, int rkey, int imm, int lkey, MemorySegment local) {}
 
     private final UcxQueuePair qp;
     private final ArrayDeque<Pending> pending = new ArrayDeque<>();
     private final Map<Integer, RemoteKey> keys = new HashMap<>();
     private final Map<Integer, Boolean> requested = new HashMap<>();
     private final BitSet doneAhead = new BitSet();
-    private List<OutstandingSends.Entry> unflushed = new ArrayList<>();
+    private List<Long> unflushed = new ArrayList<>(); // sequence numbers of puts no flush has covered yet
     private boolean blocked;
     private long nextToComplete;
 
@@ -56,8 +59,9 @@ final class UcxSender {
         this.qp = qp;
     }
 
-    void post(OutstandingSends.Entry entry, SendWr wr, MemorySegment local) {
-        pending.addLast(new Pending(entry, wr, local));
+    /** Queues {@code wr} (sequence {@code seq}, memory {@code local}); keeps no reference to {@code wr}. */
+    void post(long seq, SendWr wr, MemorySegment local) {
+        pending.addLast(new Pending(seq, wr.opcode(), wr.remoteAddress(), wr.rkey(), wr.imm(), wr.lkey(), local));
         pump();
     }
 
@@ -65,7 +69,7 @@ final class UcxSender {
     void pump() {
         while (!blocked && !pending.isEmpty() && qp.isUsable()) {
             Pending p = pending.peekFirst();
-            Opcode op = p.wr().opcode();
+            Opcode op = p.opcode();
             if (op != Opcode.SEND && !resolveKey(p)) return;
             boolean inline = op == Opcode.RDMA_WRITE_WITH_IMM && p.local().byteSize() <= INLINE_IMM_BYTES;
             if ((op == Opcode.SEND || op == Opcode.RDMA_READ || inline) && !unflushed.isEmpty()) {
@@ -76,28 +80,28 @@ final class UcxSender {
             switch (op) {
                 case RDMA_WRITE -> {
                     put(p);
-                    unflushed.add(p.entry());
+                    unflushed.add(p.seq());
                 }
                 case RDMA_WRITE_WITH_IMM -> {
                     if (inline) {
-                        qp.sendMessage(AmDescriptor.WRITE_IMM, p.entry().seq(), p.wr().imm(), p.wr().remoteAddress(),
-                                p.wr().rkey(), p.local().address(), p.local().byteSize());
+                        qp.sendMessage(AmDescriptor.WRITE_IMM, p.seq(), p.imm(), p.remoteAddress(),
+                                p.rkey(), p.local().address(), p.local().byteSize());
                         continue;
                     }
                     put(p);
-                    barrier(() -> qp.sendMessage(AmDescriptor.WRITE_IMM, p.entry().seq(), p.wr().imm(), 0, 0, 0, 0,
+                    barrier(() -> qp.sendMessage(AmDescriptor.WRITE_IMM, p.seq(), p.imm(), 0, 0, 0, 0,
                             p.local().byteSize()));
                 }
                 case RDMA_READ -> {
                     if (p.local().byteSize() == 0) {
-                        completed(p.entry().seq(), UCS_OK, "get"); // nothing to fetch; the key was checked
+                        completed(p.seq(), UCS_OK, "get"); // nothing to fetch; the key was checked
                         continue;
                     }
                     qp.context().worker().get(qp.ep(), p.local().address(), p.local().byteSize(),
-                            p.wr().remoteAddress(), keys.get(p.wr().rkey()).handle(), localMemh(p),
-                            qp.context().completion((st, len) -> completed(p.entry().seq(), st, "get")));
+                            p.remoteAddress(), keys.get(p.rkey()).handle(), localMemh(p),
+                            qp.context().completion((st, len) -> completed(p.seq(), st, "get")));
                 }
-                case SEND -> qp.sendMessage(AmDescriptor.SEND, p.entry().seq(), 0, 0, 0, p.local().address(),
+                case SEND -> qp.sendMessage(AmDescriptor.SEND, p.seq(), 0, 0, 0, p.local().address(),
                         p.local().byteSize());
             }
         }
@@ -106,48 +110,48 @@ final class UcxSender {
 
     /** True when the request's rkey is known and allows it; false when it waits or has failed. */
     private boolean resolveKey(Pending p) {
-        int rkey = p.wr().rkey();
+        int rkey = p.rkey();
         RemoteKey key = keys.get(rkey);
         if (key == null) {
             if (requested.putIfAbsent(rkey, Boolean.TRUE) == null) qp.requestKey(rkey);
             blocked = true;
             return false;
         }
-        Access needed = p.wr().opcode() == Opcode.RDMA_READ ? Access.REMOTE_READ : Access.REMOTE_WRITE;
-        String refusal = key.refusal(p.wr().remoteAddress(), p.wr().local().length(), needed);
+        Access needed = p.opcode() == Opcode.RDMA_READ ? Access.REMOTE_READ : Access.REMOTE_WRITE;
+        String refusal = key.refusal(p.remoteAddress(), p.local().byteSize(), needed);
         if (refusal == null) return true;
-        qp.fail(p.entry().seq(), WcStatus.REM_ACCESS_ERR, refusal + " (refused before posting)", true);
+        qp.fail(p.seq(), WcStatus.REM_ACCESS_ERR, refusal + " (refused before posting)", true);
         return false;
     }
 
     private void put(Pending p) {
         if (p.local().byteSize() == 0) return;
-        qp.context().worker().put(qp.ep(), p.local().address(), p.local().byteSize(), p.wr().remoteAddress(),
-                keys.get(p.wr().rkey()).handle(), localMemh(p), qp.context().completion((st, len) -> {
-                    if (st != UCS_OK) failed(p.entry().seq(), st, "put");
+        qp.context().worker().put(qp.ep(), p.local().address(), p.local().byteSize(), p.remoteAddress(),
+                keys.get(p.rkey()).handle(), localMemh(p), qp.context().completion((st, len) -> {
+                    if (st != UCS_OK) failed(p.seq(), st, "put");
                 }));
     }
 
     /** The ucp_mem_map handle of the request's local region (its lkey was checked at posting). */
     private MemorySegment localMemh(Pending p) {
-        LocalRegion r = qp.pd().regions().byLkey(p.wr().local().lkey());
+        LocalRegion r = qp.pd().regions().byLkey(p.lkey());
         UcxProtectionDomain.Mapping m = r == null ? null : qp.pd().mapping(r);
         return m == null ? null : m.memh();
     }
 
     /** Flushes the endpoint; the writes before it complete, then {@code then} runs and the queue moves on. */
     private void barrier(Runnable then) {
-        List<OutstandingSends.Entry> covered = unflushed;
+        List<Long> covered = unflushed;
         unflushed = new ArrayList<>();
         boolean blocking = then != null || !pending.isEmpty();
         if (blocking) blocked = true;
         qp.context().worker().flush(qp.ep(), qp.context().completion((st, len) -> {
             if (blocking) blocked = false;
             if (st != UCS_OK) {
-                failed(covered.isEmpty() ? -1 : covered.getFirst().seq(), st, "flush");
+                failed(covered.isEmpty() ? -1 : covered.getFirst(), st, "flush");
                 return;
             }
-            for (OutstandingSends.Entry e : covered) completed(e.seq(), UCS_OK, "put");
+            for (long seq : covered) completed(seq, UCS_OK, "put");
             if (then != null && qp.isUsable()) then.run();
             pump();
         }));
@@ -159,8 +163,8 @@ final class UcxSender {
         if (key != null) keys.put(rkey, key);
         Pending head = pending.peekFirst();
         blocked = false;
-        if (key == null && head != null && head.wr().rkey() == rkey) {
-            qp.fail(head.entry().seq(), WcStatus.REM_ACCESS_ERR,
+        if (key == null && head != null && head.rkey() == rkey) {
+            qp.fail(head.seq(), WcStatus.REM_ACCESS_ERR,
                     String.format("rkey 0x%08x is not registered at the peer (refused before posting)", rkey), true);
             return;
         }

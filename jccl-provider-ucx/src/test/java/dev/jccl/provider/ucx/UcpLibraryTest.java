@@ -1,5 +1,6 @@
 package dev.jccl.provider.ucx;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -7,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Which libucp versions the struct layouts are trusted for, and what a refusal says. */
+@Tag("unit")
 class UcpLibraryTest {
     @Test
     void versionsFromOneThirteenUpToTwoAreAccepted() {

@@ -6,6 +6,7 @@ import dev.jccl.DataType;
 import dev.jccl.Jccl;
 import dev.jccl.ReduceOp;
 import dev.jccl.bootstrap.MemoryStore;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -28,6 +29,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * Collectives over a communicator forced onto UCX (JCCL_TRANSPORT=ucx), ranks as threads: every
  * rank must end with the same bits, and sums of small integers held in float32 must be exact.
  */
+@Tag("multiprocess")
 class UcxCollectivesTest {
     private static final int RANKS = 3;
 

@@ -2,6 +2,7 @@ package dev.jccl.provider.ucx;
 
 import dev.jccl.testkit.ProviderConformanceSuite;
 import dev.jccl.testkit.ProviderTarget;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -13,6 +14,7 @@ import java.util.Map;
  * shared-memory transports and to tcp (UCX_NET_DEVICES=lo), so nothing leaves loopback; without
  * libucp it is skipped with one line saying so.
  */
+@Tag("multiprocess")
 @ParameterizedClass(name = "{0}")
 @MethodSource("targets")
 class UcxConformanceTest extends ProviderConformanceSuite {

@@ -9,6 +9,7 @@ import dev.jccl.ReduceOp;
 import dev.jccl.bootstrap.TcpStoreClient;
 import dev.jccl.bootstrap.TcpStoreServer;
 import dev.jccl.util.AuthHandshake;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -34,6 +35,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
  * it in an allReduce over UCX. Each survivor must fail with a PeerLostException naming rank 2 within
  * 5 s of the kill, far inside JCCL_TIMEOUT (30 s): the loss is noticed, not waited out.
  */
+@Tag("multiprocess")
 class UcxPeerLossTest {
     @Test
     @Timeout(120)

@@ -1,5 +1,6 @@
 package dev.jccl.provider.ucx;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -9,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Reading UCX's own listings: context resources (devinfo) and endpoint lanes (the INFO log). */
+@Tag("unit")
 class UcxTransportsTest {
     private static final String CONTEXT = """
             #      resource 0  :  md 0  dev 0  flags -- self/memory0

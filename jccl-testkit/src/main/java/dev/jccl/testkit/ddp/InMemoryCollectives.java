@@ -187,7 +187,8 @@ public final class InMemoryCollectives implements AutoCloseable {
         @Override
         public Pending reduceScatterSum(MemorySegment input, MemorySegment output, DataType type) {
             if (input.byteSize() != output.byteSize() * worldSize) {
-                throw new IllegalArgumentException("reduce-scatter input " + input.byteSize() + " B is not " + worldSize + " x output " + output.byteSize() + " B");
+                throw new IllegalArgumentException("reduce-scatter input " + input.byteSize() + " B is not " + worldSize + " x output "
+                        + output.byteSize() + " B");
             }
             return arrive(Kind.REDUCE_SCATTER, type, input, output, -1);
         }

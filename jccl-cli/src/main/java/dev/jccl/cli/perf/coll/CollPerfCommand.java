@@ -3,12 +3,12 @@ package dev.jccl.cli.perf.coll;
 import dev.jccl.Communicator;
 import dev.jccl.DataType;
 import dev.jccl.Jccl;
-import dev.jccl.algo.Algorithm;
-import dev.jccl.algo.Collective;
 import dev.jccl.ReduceOp;
+import dev.jccl.cli.LocalRanksOptions;
 import dev.jccl.cli.RankJob;
 import dev.jccl.util.Sizes;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.util.ArrayList;
@@ -24,7 +24,8 @@ import java.util.concurrent.Callable;
 @Command(mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Collective test in the style of nccl-tests.",
                 "busbw = algbw x 2(n-1)/n for allreduce, (n-1)/n for reduce_scatter, all_gather and alltoall,"
-                        + " 1 for broadcast and reduce. GB/s means 10^9 bytes per second."})
+                        + " 1 for broadcast and reduce. GB/s means 10^9 bytes per second.",
+                "-p auto leaves JCCL_TRANSPORT as the environment sets it: shm within a host unless it says otherwise."})
 public final class CollPerfCommand implements Callable<Integer> {
     private final CollTest test;
 
@@ -42,28 +43,28 @@ public final class CollPerfCommand implements Callable<Integer> {
     int check;
     @Option(names = {"-o", "--op"}, defaultValue = "sum", description = "sum, prod, min, max, avg (default ${DEFAULT-VALUE})")
     String op;
-    @Option(names = {"-d", "--datatype"}, defaultValue = "float", description = "float, double, half, bfloat16, int8, uint8, int32, int64 (default ${DEFAULT-VALUE})")
+    @Option(names = {"-d", "--datatype"}, defaultValue = "float",
+            description = "float, double, half, bfloat16, int8, uint8, int32, int64 (default ${DEFAULT-VALUE})")
     String datatype;
     @Option(names = {"-r", "--root"}, defaultValue = "0", description = "root of broadcast and reduce (default ${DEFAULT-VALUE})")
     int root;
-    @Option(names = {"-N", "--ranks"}, description = "local ranks to launch (default 2)")
-    Integer ranks;
-    @Option(names = {"-p", "--provider"}, description = "transport: shm or tcp (JCCL_TRANSPORT; default: shm within a host)")
-    String provider;
+    @Mixin
+    LocalRanksOptions local = new LocalRanksOptions(2, LocalRanksOptions.AUTO, "300s");
     @Option(names = {"-A", "--algo"}, description = "algorithm (JCCL_ALGO): ring, tree, halving_doubling, recursive_doubling, hierarchical, ...")
     String algo;
     @Option(names = "--channels", description = "channels (JCCL_NCHANNELS)")
     Integer channels;
     @Option(names = "--json", description = "print one JSON object instead of the table")
     boolean json;
-    @Option(names = {"-z", "--blocking"}, defaultValue = "0", description = "1: wait for each call before issuing the next; 0: issue all, then wait (default ${DEFAULT-VALUE})")
+    @Option(names = {"-z", "--blocking"}, defaultValue = "0",
+            description = "1: wait for each call before issuing the next; 0: issue all, then wait (default ${DEFAULT-VALUE})")
     int blocking;
-    @Option(names = "--bytes-per-size", defaultValue = "0", description = "time more calls than -n at small sizes, up to 20000, until this many bytes moved (e.g. 4G; default ${DEFAULT-VALUE}: exactly -n)")
+    @Option(names = "--bytes-per-size", defaultValue = "0", description = "time more calls than -n at small sizes, up to 20000,"
+            + " until this many bytes moved (e.g. 4G; default ${DEFAULT-VALUE}: exactly -n)")
     String bytesPerSize;
-    @Option(names = "--jit-warmup", defaultValue = "2s", description = "untimed calls for this long before the first size, so the JIT has compiled the data path (default ${DEFAULT-VALUE}; 0 turns it off)")
+    @Option(names = "--jit-warmup", defaultValue = "2s", description = "untimed calls for this long before the first size,"
+            + " so the JIT has compiled the data path (default ${DEFAULT-VALUE}; 0 turns it off)")
     String jitWarmup;
-    @Option(names = "--timeout", defaultValue = "300s", description = "stop the whole run after this (default ${DEFAULT-VALUE})")
-    String timeout;
 
     public CollPerfCommand(CollTest test) {
         this.test = test;
@@ -73,7 +74,7 @@ public final class CollPerfCommand implements Callable<Integer> {
     public Integer call() {
         if (check != 0 && check != 1) throw new IllegalArgumentException("-c must be 0 or 1, got " + check);
         if (blocking != 0 && blocking != 1) throw new IllegalArgumentException("-z must be 0 or 1, got " + blocking);
-        if (RankJob.insideJob() && (ranks != null || provider != null || algo != null || channels != null)) {
+        if (RankJob.insideJob() && (local.ranksGiven() || local.transportGiven() || algo != null || channels != null)) {
             // Under a launcher the job and its environment are already set; a flag here would be ignored.
             throw new IllegalArgumentException("-N, -p, -A and --channels choose how perf launches its own ranks; under"
                     + " jccl launch set the rank count there and JCCL_TRANSPORT, JCCL_ALGO or JCCL_NCHANNELS in the environment");
@@ -83,25 +84,26 @@ public final class CollPerfCommand implements Callable<Integer> {
                 Sizes.parseDurationNs(jitWarmup), blocking != 0,
                 Sizes.parseBytes(bytesPerSize));
         if (!RankJob.insideJob()) {
-            int n = ranks == null ? 2 : ranks;
+            int n = local.ranks();
             if (n < 1) throw new IllegalArgumentException("--ranks must be >= 1, got " + n);
             Map<String, String> env = new HashMap<>();
-            if (provider != null) env.put("JCCL_TRANSPORT", provider);
+            local.putTransport(env);
             if (algo != null) {
-                Collective c = test.collective();
-                if (Algorithm.parseList(algo).stream().noneMatch(a -> a.implementsCollective(c))) {
+                List<String> implementing = Jccl.algorithmsFor(test.apiName());
+                if (Jccl.parseAlgorithms(algo).stream().noneMatch(implementing::contains)) {
                     throw new IllegalArgumentException("-A " + algo + " does not implement " + test.cliName() + "; algorithms for it: "
-                            + Algorithm.implementing(c).stream().map(Algorithm::knobName).toList());
+                            + implementing);
                 }
                 env.put("JCCL_ALGO", algo);
             }
             if (channels != null) env.put("JCCL_NCHANNELS", Integer.toString(channels));
             List<String> args = new ArrayList<>(List.of("perf", test.cliName(), "-b", minBytes, "-e", maxBytes,
                     "-f", Long.toString(factor), "-n", Integer.toString(iters), "-w", Integer.toString(warmup),
-                    "-c", Integer.toString(check), "-o", op, "-d", datatype, "-r", Integer.toString(root), "--jit-warmup", jitWarmup, "-z", Integer.toString(blocking),
+                    "-c", Integer.toString(check), "-o", op, "-d", datatype, "-r", Integer.toString(root), "--jit-warmup", jitWarmup,
+                    "-z", Integer.toString(blocking),
                     "--bytes-per-size", bytesPerSize));
             if (json) args.add("--json");
-            return RankJob.launch(n, args, env, Sizes.parseDurationNs(timeout), json);
+            return local.launch(args, env, json);
         }
         try (Communicator comm = Jccl.init()) {
             boolean printer = comm.rank() == 0;

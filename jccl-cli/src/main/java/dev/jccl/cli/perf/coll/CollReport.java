@@ -1,5 +1,7 @@
 package dev.jccl.cli.perf.coll;
 
+import dev.jccl.trace.JsonWriter;
+
 import java.io.PrintStream;
 import java.util.List;
 import java.util.Locale;
@@ -44,20 +46,24 @@ final class CollReport {
 
     static void json(PrintStream out, CollOptions o, int ranks, List<CollResult> rs) {
         StringBuilder b = new StringBuilder();
-        b.append(String.format(Locale.ROOT, "{\"test\":\"%s\",\"ranks\":%d,\"type\":\"%s\",\"op\":\"%s\",\"results\":[",
-                o.test().cliName(), ranks, o.type().ncclName(), o.op().name().toLowerCase(Locale.ROOT)));
-        for (int i = 0; i < rs.size(); i++) {
-            CollResult r = rs.get(i);
-            b.append(i == 0 ? "" : ",").append(String.format(Locale.ROOT,
-                    "{\"size\":%d,\"count\":%d,\"root\":%d,\"out_of_place\":%s,\"in_place\":%s}", r.bytes(), r.count(), r.root(),
-                    json(r.outOfPlace()), json(r.inPlace())));
+        JsonWriter w = new JsonWriter(b).beginObject().name("test").value(o.test().cliName()).name("ranks").value(ranks)
+                .name("type").value(o.type().ncclName()).name("op").value(o.op().name().toLowerCase(Locale.ROOT))
+                .name("results").beginArray();
+        for (CollResult r : rs) {
+            w.beginObject().name("size").value(r.bytes()).name("count").value(r.count()).name("root").value(r.root());
+            figures(w.name("out_of_place"), r.outOfPlace());
+            figures(w.name("in_place"), r.inPlace());
+            w.endObject();
         }
-        b.append(String.format(Locale.ROOT, "],\"avg_busbw\":%.4f}", averageBusBw(rs)));
+        w.endArray().name("avg_busbw").value(averageBusBw(rs), 4).endObject();
         out.println(b);
     }
 
-    private static String json(CollResult.Figures f) {
-        return String.format(Locale.ROOT, "{\"time_us\":%.3f,\"algbw\":%.4f,\"busbw\":%.4f,\"wrong\":%s}", f.timeUs(), f.algBw(),
-                f.busBw(), f.wrong() < 0 ? "null" : Long.toString(f.wrong()));
+    private static void figures(JsonWriter w, CollResult.Figures f) {
+        w.beginObject().name("time_us").value(f.timeUs(), 3).name("algbw").value(f.algBw(), 4).name("busbw").value(f.busBw(), 4)
+                .name("wrong");
+        if (f.wrong() < 0) w.nullValue();
+        else w.value(f.wrong());
+        w.endObject();
     }
 }

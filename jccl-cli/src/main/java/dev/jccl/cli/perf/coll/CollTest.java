@@ -1,7 +1,5 @@
 package dev.jccl.cli.perf.coll;
 
-import dev.jccl.algo.Collective;
-
 import java.util.Locale;
 
 /**
@@ -12,15 +10,15 @@ import java.util.Locale;
 public enum CollTest {
     ALLREDUCE, REDUCE_SCATTER, ALL_GATHER, BROADCAST, REDUCE, ALLTOALL;
 
-    /** The collective this test times, as the tuner names it. */
-    public Collective collective() {
+    /** The collective this test times, as the {@code Communicator} names its call (and {@code Jccl.algorithmsFor} reads it). */
+    public String apiName() {
         return switch (this) {
-            case ALLREDUCE -> Collective.ALL_REDUCE;
-            case REDUCE_SCATTER -> Collective.REDUCE_SCATTER;
-            case ALL_GATHER -> Collective.ALL_GATHER;
-            case BROADCAST -> Collective.BROADCAST;
-            case REDUCE -> Collective.REDUCE;
-            case ALLTOALL -> Collective.ALL_TO_ALL;
+            case ALLREDUCE -> "allReduce";
+            case REDUCE_SCATTER -> "reduceScatter";
+            case ALL_GATHER -> "allGather";
+            case BROADCAST -> "broadcast";
+            case REDUCE -> "reduce";
+            case ALLTOALL -> "allToAll";
         };
     }
 

@@ -2,6 +2,7 @@ package dev.jccl.cli.perf.coll;
 
 import dev.jccl.DataType;
 import dev.jccl.ReduceOp;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -12,6 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /** #wrong counts exactly the elements that differ from the expected answer, so a corrupt result cannot pass. */
 @Timeout(30)
+@Tag("unit")
 class CollCheckTest {
     @Test
     void theExactAllreduceAnswerHasNothingWrongAndEachCorruptedElementCounts() {

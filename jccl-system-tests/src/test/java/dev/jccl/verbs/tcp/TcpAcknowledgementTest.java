@@ -1,0 +1,70 @@
+package dev.jccl.verbs.tcp;
+
+import dev.jccl.verbs.MemoryRegion;
+import dev.jccl.verbs.RecvWr;
+import dev.jccl.verbs.SendWr;
+import dev.jccl.verbs.Sge;
+import dev.jccl.verbs.WcOpcode;
+import dev.jccl.verbs.WcStatus;
+import dev.jccl.verbs.WorkCompletion;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Acknowledgements the receiving consumer defers, hoping to send them with its answer, still reach
+ * the sender when no answer comes; and consumers and receiver threads share the sockets safely.
+ */
+@Timeout(60)
+@Tag("unit")
+class TcpAcknowledgementTest {
+    @Test
+    void aSendCompletesWhenItsReceiverPollsOnceAndNeverAnswers() {
+        try (TcpPeer a = new TcpPeer(TcpPeer.config(1), 8); TcpPeer b = new TcpPeer(TcpPeer.config(1), 8)) {
+            TcpPeer.connect(a, b);
+            MemoryRegion src = a.region(64), dst = b.region(64);
+            for (int i = 0; i < 50; i++) {
+                assertTrue(b.qp.postRecv(new RecvWr(i, dst.sge(0, 64))));
+                assertTrue(a.qp.postSend(SendWr.send(i, src.sge(0, 64))));
+                WorkCompletion got = b.awaitOne(); // B takes the SEND itself and owes the ACK
+                assertEquals(WcOpcode.RECV, got.opcode(), got.toString());
+                WorkCompletion sent = a.awaitOne(); // ... which must come although B never posts or polls again
+                assertEquals(WcStatus.SUCCESS, sent.status(), sent.toString());
+                assertEquals(i, sent.wrId());
+            }
+        }
+    }
+
+    @Test
+    void pingPongWithLargeAndSmallMessagesKeepsOrderAndData() {
+        int rounds = 200;
+        try (TcpPeer a = new TcpPeer(TcpPeer.config(2), 16); TcpPeer b = new TcpPeer(TcpPeer.config(2), 16)) {
+            TcpPeer.connect(a, b);
+            MemoryRegion ra = a.region(1 << 20), rb = b.region(1 << 20);
+            WorkCompletion[] wc = WorkCompletion.array(4);
+            for (int i = 0; i < rounds; i++) {
+                // Alternate light and heavy frames, so consumers and receiver threads hand the sockets back and forth.
+                long bytes = i % 3 == 0 ? (1 << 20) - i : 8 + i;
+                TcpPeer.fill(ra.segment().asSlice(0, bytes), i);
+                assertTrue(b.qp.postRecv(new RecvWr(i, Sge.EMPTY)));
+                assertTrue(a.qp.postRecv(new RecvWr(i, Sge.EMPTY)));
+                assertTrue(a.qp.postSend(SendWr.writeWithImm(i, ra.sge(0, bytes), rb.address(), rb.rkey(), i).unsignaled()));
+                assertReceive(b, wc, i);
+                assertEquals(ra.segment().asSlice(0, bytes).mismatch(rb.segment().asSlice(0, bytes)), -1, "round " + i);
+                assertTrue(b.qp.postSend(SendWr.writeWithImm(i, rb.sge(0, 8), ra.address(), ra.rkey(), i).unsignaled()));
+                assertReceive(a, wc, i);
+            }
+        }
+    }
+
+    private static void assertReceive(TcpPeer p, WorkCompletion[] wc, int imm) {
+        int n = p.cq.await(wc, 15_000_000_000L);
+        assertEquals(1, n, "no receive completion in round " + imm);
+        assertEquals(WcStatus.SUCCESS, wc[0].status(), wc[0].toString());
+        assertEquals(WcOpcode.RECV_RDMA_WITH_IMM, wc[0].opcode(), wc[0].toString());
+        assertEquals(imm, wc[0].imm());
+    }
+}
