@@ -10,11 +10,15 @@
  *
  * <p>What stays inside: the runtime ({@code comm}), the schedules and tuner ({@code algo}), the
  * executor ({@code exec}), the reduction kernels ({@code reduce}), the code every provider shares
- * ({@code verbs.base}), the flight-recorder event classes ({@code trace.event}: read through JFR,
- * never as classes) and the two providers themselves, which are reached only through
- * {@link java.util.ServiceLoader}. Keeping them unexported lets them change without a client
- * noticing, and keeps the one seam to a transport the SPI.
+ * ({@code verbs.base}, exported to the UCX provider's module only), the flight-recorder event
+ * classes ({@code trace.event}: read through JFR, never as classes) and the two providers
+ * themselves, which are reached only through {@link java.util.ServiceLoader}. Keeping them
+ * unexported lets them change without a client noticing, and keeps the one seam to a transport
+ * the SPI.
  */
+// The qualified export below names a module built after this one; javac cannot see it here and
+// would warn "module not found" (an error, since main code compiles without warnings).
+@SuppressWarnings("module")
 module dev.jccl {
     requires jdk.incubator.vector;
     requires jdk.jfr;
@@ -27,6 +31,8 @@ module dev.jccl {
     exports dev.jccl.config;
     exports dev.jccl.trace;
     exports dev.jccl.util;
+    // Shared provider code (QP state machine, region table, completion queue) for the UCX provider module.
+    exports dev.jccl.verbs.base to dev.jccl.provider.ucx;
 
     uses dev.jccl.verbs.VerbsProvider;
 

@@ -25,7 +25,7 @@ public final class LocalRanksOptions {
     private Integer ranks;
 
     @Option(names = {"-p", "--transport"}, paramLabel = "PROVIDER",
-            description = "provider the ranks use: shm or tcp (JCCL_TRANSPORT; default ${DEFAULT-VALUE})")
+            description = "provider the ranks use: shm, tcp, or another on the class path such as ucx (JCCL_TRANSPORT; default ${DEFAULT-VALUE})")
     private String transport;
 
     /** The name perf used before the commands agreed on one; kept working, out of the help. */

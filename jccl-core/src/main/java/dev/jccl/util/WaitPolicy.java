@@ -72,8 +72,10 @@ import java.util.concurrent.locks.LockSupport;
  * </table>
  *
  * <p>Not decided here, as they are hand-offs inside one transport rather than waits: a tcp socket's
- * receiver thread stays off the socket while a consumer watches it ({@code ReceiverAgent}), and the
- * shm watchdog ticks every JCCL_HEARTBEAT.
+ * receiver thread stays off the socket while a consumer watches it ({@code ReceiverAgent}), the
+ * UCX provider's progress agent stays off its worker while a consumer waits and otherwise naps
+ * (20 µs to 1 ms, on the worker's event fd where it has network peers), and the shm watchdog ticks
+ * every JCCL_HEARTBEAT.
  */
 public final class WaitPolicy {
     /** JCCL_SPIN=auto: the waiter's kind and the host's load decide. */

@@ -49,7 +49,7 @@ class EveryTestIsTaggedTest {
             }
         }
         // Guards against scanning the wrong folder and passing on nothing.
-        assertTrue(modules.containsAll(List.of("jccl-core", "jccl-testkit", "jccl-cli", "jccl-system-tests")),
+        assertTrue(modules.containsAll(List.of("jccl-core", "jccl-testkit", "jccl-provider-ucx", "jccl-cli", "jccl-system-tests")),
                 "test sources found only in " + modules + " under " + root);
         assertTrue(testClasses.size() > 50, "only " + testClasses.size() + " test classes found under " + root);
         assertTrue(wrong.isEmpty(), wrong.size() + " test classes without exactly one of @Tag " + TAGS + ":\n  "

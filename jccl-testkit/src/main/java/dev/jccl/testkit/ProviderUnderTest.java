@@ -20,7 +20,7 @@ public final class ProviderUnderTest {
     /** Always asked for, so a provider missing from the class path shows up as a skip, not as nothing. */
     public static final List<String> EXPECTED = List.of("shm", "tcp");
     /** What each known provider's connections say they use, so a silent fallback fails a test. */
-    public static final Map<String, String> DATA_PATH = Map.of("shm", "via SHM", "tcp", "via NET/Socket");
+    public static final Map<String, String> DATA_PATH = Map.of("shm", "via SHM", "tcp", "via NET/Socket", "ucx", "via NET/UCX");
 
     private ProviderUnderTest() {}
 

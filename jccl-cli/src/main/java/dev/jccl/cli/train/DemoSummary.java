@@ -54,9 +54,14 @@ record DemoSummary(ModelSpec spec, TrainSettings settings, String transport, Eva
     /** What touches a gradient on its way, from this code's point of view and the provider's documented behaviour. */
     String dataPath() {
         String type = settings.precision().ncclName();
-        String wire = transport.equals("shm")
-                ? "shm: RDMA_WRITE_WITH_IMM is one copy by the sender into the peer's mapped slot FIFO (/dev/shm)"
-                : "tcp: RDMA_WRITE_WITH_IMM framed onto a loopback socket, the peer's receiver thread places it in its slot FIFO (kernel socket copies)";
+        String wire = switch (transport) {
+            case "shm" -> "shm: RDMA_WRITE_WITH_IMM is one copy by the sender into the peer's mapped slot FIFO (/dev/shm)";
+            case "tcp" -> "tcp: RDMA_WRITE_WITH_IMM framed onto a loopback socket, the peer's receiver thread places it in its slot FIFO"
+                    + " (kernel socket copies)";
+            case "ucx" -> "ucx: RDMA_WRITE_WITH_IMM as a put (or one active message when small) through libucp into the peer's slot FIFO,"
+                    + " over the transport UCX picked (shared memory or cma on one host, tcp or RDMA verbs across hosts)";
+            default -> transport + ": RDMA_WRITE_WITH_IMM through the provider into the peer's slot FIFO";
+        };
         return "provider " + transport + "; per bucket: gradients packed into a native bucket buffer (1 copy"
                 + (settings.precision() == DataType.FLOAT32 ? "" : ", narrowed to " + type) + "); " + wire
                 + "; the receiver reduces each arriving chunk from its slot into the bucket (reduce-scatter phase) or copies it there"

@@ -8,6 +8,8 @@ import dev.jccl.config.Config;
 import dev.jccl.config.Knobs;
 import dev.jccl.ddp.Sharding;
 import dev.jccl.util.Sizes;
+import dev.jccl.verbs.Providers;
+import dev.jccl.verbs.VerbsProvider;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -129,7 +131,10 @@ public final class TrainDemoCommand implements Callable<Integer> {
     private TrainSettings settings() {
         int ranks = local.ranks();
         String transport = local.transport();
-        if (!transport.equals("shm") && !transport.equals("tcp")) throw new IllegalArgumentException("--transport must be shm or tcp, got " + transport);
+        if (Providers.byName(transport).isEmpty()) {
+            throw new IllegalArgumentException("--transport must name a provider, one of "
+                    + Providers.all().stream().map(VerbsProvider::name).toList() + ", got " + transport);
+        }
         DataType type = DataType.parse(precision);
         if (referenceSteps < 0) throw new IllegalArgumentException("--reference-steps must be >= 0, got " + referenceSteps);
         int warmup = Math.min(20, steps / 10);

@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# The UCX provider beside jccl's own providers and UCX's own benchmark, interleaved, medians:
+#   write_bw at 4 MiB and 64 MiB, write_lat at 8 B, each
+#     over UCX shared memory (UCX_TLS=posix,sysv,cma,self) and UCX tcp on lo (UCX_TLS=tcp),
+#     over jccl's shm and tcp providers,
+#     and ucx_perftest on the same UCX transports: ucp_put_bw for bandwidth; for latency
+#     ucp_am_lat (an active-message ping-pong, the nearest UCX figure to a WRITE_WITH_IMM whose
+#     completion the peer polls) and ucp_put_lat (a put whose arrival the peer sees by polling memory).
+# Nothing leaves loopback: UCX_NET_DEVICES=lo for every UCX run, jccl tcp binds to lo.
+# Usage: bench/ucx-vs-baselines.sh [ROUNDS]   (default 3). Needs libucx0 and ucx-utils:
+#   apt-get install libucx0 ucx-utils
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+. "$here/scripts/find-jdk25.sh"
+rounds="${1:-3}"
+jccl="$here/jccl"
+"$jccl" --version >/dev/null   # build once, outside the timings
+command -v ucx_perftest >/dev/null || { echo "ucx_perftest missing: apt-get install ucx-utils" >&2; exit 2; }
+export UCX_NET_DEVICES=lo UCX_WARN_UNUSED_ENV_VARS=n
+declare -A TLS=([ucxshm]="posix,sysv,cma,self" [ucxtcp]="tcp")
+
+median() { sort -g | awk '{a[NR]=$1} END {if (NR==0) print "n/a"; else if (NR%2) print a[(NR+1)/2]; else printf "%.2f\n", (a[NR/2]+a[NR/2+1])/2}'; }
+bw_avg() { awk '/^\[0\] +[0-9]+ +[0-9]+ /{print $5}' | tail -1; }
+lat_typ() { awk '/^\[0\] +[0-9]+ +[0-9]+ /{print $6}' | tail -1; }
+port=23456
+# ucx_perftest: a server, then the client on 127.0.0.1; prints MB/s (10^6) for bw, the median us for lat.
+perftest() { # TLS TEST SIZE ITERS
+  port=$((port + 1))
+  UCX_TLS="$1" ucx_perftest -p "$port" >/dev/null 2>&1 &
+  local srv=$!
+  sleep 0.5
+  local line
+  line="$(UCX_TLS="$1" timeout 120 ucx_perftest 127.0.0.1 -p "$port" -t "$2" -s "$3" -n "$4" 2>/dev/null | awk '/^Final:/')"
+  wait "$srv" 2>/dev/null || true
+  case "$2" in
+    *_bw) echo "$line" | awk '{printf "%.2f", $6 * 1048576 / 1e6}' ;;
+    *)    echo "$line" | awk '{print $3}' ;;
+  esac
+}
+
+declare -A r
+for ((i = 1; i <= rounds; i++)); do
+  for size in 4194304 67108864; do
+    iters=$(( size > 8388608 ? 40 : 400 ))
+    for t in ucxshm ucxtcp; do
+      r[${t}_$size]+="$(UCX_TLS="${TLS[$t]}" "$jccl" perf write_bw -p ucx -s "$size" -n "$iters" | bw_avg) "
+      r[perf_${t}_$size]+="$(perftest "${TLS[$t]}" ucp_put_bw "$size" "$iters") "
+    done
+    r[shm_$size]+="$("$jccl" perf write_bw -p shm -s "$size" -n "$iters" | bw_avg) "
+    r[tcp_$size]+="$("$jccl" perf write_bw -p tcp -s "$size" -n "$iters" | bw_avg) "
+  done
+  for t in ucxshm ucxtcp; do
+    r[lat_$t]+="$(UCX_TLS="${TLS[$t]}" "$jccl" perf write_lat -p ucx -s 8 -n 20000 | lat_typ) "
+    r[amlat_$t]+="$(perftest "${TLS[$t]}" ucp_am_lat 8 20000) "
+    r[putlat_$t]+="$(perftest "${TLS[$t]}" ucp_put_lat 8 20000) "
+  done
+  r[lat_shm]+="$("$jccl" perf write_lat -p shm -s 8 -n 20000 | lat_typ) "
+  r[lat_tcp]+="$("$jccl" perf write_lat -p tcp -s 8 -n 20000 | lat_typ) "
+done
+
+m() { echo "${r[$1]:-}" | tr ' ' '\n' | grep -v '^$' | median; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN{ if (b+0 > 0) printf "%.2f", a/b; else print "n/a" }'; }
+diff_us() { awk -v a="$1" -v b="$2" 'BEGIN{ if (b != "n/a" && a != "n/a") printf "%+.2f", a-b; else print "n/a" }'; }
+echo "medians of $rounds interleaved rounds (MB/s = 10^6 bytes/s; latency: typical us)"
+printf "%-30s %11s %11s %11s %11s %13s %7s\n" "figure" "jccl ucx" "jccl shm" "jccl tcp" "ucx_perftest" "perftest test" "ucx/pt"
+for size in 4194304 67108864; do
+  mib=$((size >> 20))
+  printf "%-30s %11s %11s %11s %11s %13s %7s\n" "write_bw $mib MiB, UCX posix/cma" "$(m ucxshm_$size)" "$(m shm_$size)" "" \
+    "$(m perf_ucxshm_$size)" "ucp_put_bw" "$(ratio "$(m ucxshm_$size)" "$(m perf_ucxshm_$size)")"
+  printf "%-30s %11s %11s %11s %11s %13s %7s\n" "write_bw $mib MiB, UCX tcp lo" "$(m ucxtcp_$size)" "" "$(m tcp_$size)" \
+    "$(m perf_ucxtcp_$size)" "ucp_put_bw" "$(ratio "$(m ucxtcp_$size)" "$(m perf_ucxtcp_$size)")"
+done
+for t in ucxshm ucxtcp; do
+  label=$([ "$t" = ucxshm ] && echo "UCX posix/cma" || echo "UCX tcp lo")
+  own=$([ "$t" = ucxshm ] && m lat_shm || echo "")
+  owntcp=$([ "$t" = ucxtcp ] && m lat_tcp || echo "")
+  printf "%-30s %11s %11s %11s %11s %13s %7s\n" "write_lat 8 B, $label" "$(m lat_$t)" "$own" "$owntcp" \
+    "$(m amlat_$t)" "ucp_am_lat" "$(diff_us "$(m lat_$t)" "$(m amlat_$t)")"
+  printf "%-30s %11s %11s %11s %11s %13s %7s\n" "" "" "" "" "$(m putlat_$t)" "ucp_put_lat" ""
+done
+echo "ucx/pt: bandwidth ratio to ucx_perftest, latency difference in us to ucp_am_lat"

@@ -1,0 +1,62 @@
+package dev.jccl.provider.ucx;
+
+import java.lang.foreign.MemorySegment;
+
+import static java.lang.foreign.ValueLayout.JAVA_INT_UNALIGNED;
+import static java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED;
+
+/**
+ * The header of every active message this provider sends (one AM id, told apart by {@code kind}).
+ * Native byte order: both ends run this code on one architecture family, as UCX itself assumes.
+ *
+ * <pre>
+ *   0 kind   4 dstQpn   8 srcQpn   12 imm (or rkey)
+ *  16 seq (sender's work-request sequence, or a revocation token)
+ *  24 a (remote address)   32 b (length)   40 flags   44 status (a WcStatus ordinal in a NAK)
+ * </pre>
+ */
+final class AmDescriptor {
+    static final int BYTES = 48;
+
+    static final int SEND = 1;
+    static final int WRITE_IMM = 2;
+    static final int ACK = 3;
+    static final int NAK = 4;
+    static final int RKEY_REQUEST = 5;
+    static final int RKEY_REPLY = 6;
+    static final int REVOKE = 7;
+    static final int REVOKE_ACK = 8;
+    static final int BYE = 9;
+
+    static final int FLAG_FOUND = 1;
+    static final int FLAG_REMOTE_WRITE = 2;
+    static final int FLAG_REMOTE_READ = 4;
+
+    private AmDescriptor() {}
+
+    static void write(MemorySegment h, int kind, int dstQpn, int srcQpn, int imm, long seq, long a, long b, int flags,
+                      int status) {
+        h.set(JAVA_INT_UNALIGNED, 0, kind);
+        h.set(JAVA_INT_UNALIGNED, 4, dstQpn);
+        h.set(JAVA_INT_UNALIGNED, 8, srcQpn);
+        h.set(JAVA_INT_UNALIGNED, 12, imm);
+        h.set(JAVA_LONG_UNALIGNED, 16, seq);
+        h.set(JAVA_LONG_UNALIGNED, 24, a);
+        h.set(JAVA_LONG_UNALIGNED, 32, b);
+        h.set(JAVA_INT_UNALIGNED, 40, flags);
+        h.set(JAVA_INT_UNALIGNED, 44, status);
+    }
+
+    /** A received header, copied out of UCX's buffer (valid only inside the callback). */
+    record Header(int kind, int dstQpn, int srcQpn, int imm, long seq, long a, long b, int flags, int status) {}
+
+    /** Decodes {@code h}, or returns null when it is not one of ours (wrong size or kind). */
+    static Header read(MemorySegment h) {
+        if (h.byteSize() != BYTES) return null;
+        int kind = h.get(JAVA_INT_UNALIGNED, 0);
+        if (kind < SEND || kind > BYE) return null;
+        return new Header(kind, h.get(JAVA_INT_UNALIGNED, 4), h.get(JAVA_INT_UNALIGNED, 8), h.get(JAVA_INT_UNALIGNED, 12),
+                h.get(JAVA_LONG_UNALIGNED, 16), h.get(JAVA_LONG_UNALIGNED, 24), h.get(JAVA_LONG_UNALIGNED, 32),
+                h.get(JAVA_INT_UNALIGNED, 40), h.get(JAVA_INT_UNALIGNED, 44));
+    }
+}

@@ -1,0 +1,128 @@
+package dev.jccl.provider.ucx;
+
+import dev.jccl.trace.Log;
+import dev.jccl.trace.Subsys;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+/**
+ * The four C callbacks libucp calls (send/flush/put/get done, AM data received, AM arrived, endpoint
+ * failed), as upcall stubs made once per JVM. UCX hands back an opaque {@code user_data}/{@code arg};
+ * here it is a token naming a Java object in {@link #TARGETS}, so no Java reference ever crosses into
+ * C. Upcalls run on whichever thread called {@code ucp_worker_progress}, under the worker lock.
+ * Nothing may be thrown out of an upcall (the JVM would exit), so each one catches and logs.
+ */
+final class UcpCallbacks {
+    /** A request finished: status, and for received AM data its length. */
+    interface Completion {
+        void done(int status, long length);
+    }
+
+    /** An active message arrived; returns a ucs_status_t (UCS_OK, or UCS_INPROGRESS to keep data). */
+    interface AmReceiver {
+        int arrived(MemorySegment header, MemorySegment data, long recvAttr, MemorySegment replyEp);
+    }
+
+    /** An endpoint failed (error handling mode PEER). */
+    interface EpFailure {
+        void failed(int status);
+    }
+
+    private static final Map<Long, Object> TARGETS = new ConcurrentHashMap<>();
+    private static final AtomicLong NEXT_TOKEN = new AtomicLong(1);
+
+    static final MemorySegment SEND_CB;
+    static final MemorySegment RECV_DATA_CB;
+    static final MemorySegment AM_CB;
+    static final MemorySegment ERR_CB;
+
+    static {
+        try {
+            MethodHandles.Lookup l = MethodHandles.lookup();
+            SEND_CB = stub(l, "onSend", MethodType.methodType(void.class, MemorySegment.class, int.class, MemorySegment.class),
+                    FunctionDescriptor.ofVoid(ADDRESS, JAVA_INT, ADDRESS));
+            RECV_DATA_CB = stub(l, "onRecvData", MethodType.methodType(void.class, MemorySegment.class, int.class,
+                    long.class, MemorySegment.class), FunctionDescriptor.ofVoid(ADDRESS, JAVA_INT, JAVA_LONG, ADDRESS));
+            AM_CB = stub(l, "onAm", MethodType.methodType(int.class, MemorySegment.class, MemorySegment.class, long.class,
+                    MemorySegment.class, long.class, MemorySegment.class),
+                    FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG, ADDRESS, JAVA_LONG, ADDRESS));
+            ERR_CB = stub(l, "onEpError", MethodType.methodType(void.class, MemorySegment.class, MemorySegment.class, int.class),
+                    FunctionDescriptor.ofVoid(ADDRESS, ADDRESS, JAVA_INT));
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private UcpCallbacks() {}
+
+    /** Registers a target and returns the token to hand to UCX; {@link #forget} drops it. */
+    static long register(Object target) {
+        long token = NEXT_TOKEN.getAndIncrement();
+        TARGETS.put(token, target);
+        return token;
+    }
+
+    static void forget(long token) {
+        TARGETS.remove(token);
+    }
+
+    // Upcall stubs are restricted: they hand C a pointer into the JVM. These are made once, in the
+    // global arena, with the exact C signatures of ucp_def.h's callback types.
+    @SuppressWarnings("restricted")
+    private static MemorySegment stub(MethodHandles.Lookup l, String name, MethodType type, FunctionDescriptor fd)
+            throws ReflectiveOperationException {
+        return UcpLibrary.linker().upcallStub(l.findStatic(UcpCallbacks.class, name, type), fd, Arena.global());
+    }
+
+    private static void onSend(MemorySegment request, int status, MemorySegment userData) {
+        complete(request, status, 0, userData);
+    }
+
+    private static void onRecvData(MemorySegment request, int status, long length, MemorySegment userData) {
+        complete(request, status, length, userData);
+    }
+
+    private static void complete(MemorySegment request, int status, long length, MemorySegment userData) {
+        try {
+            Object target = TARGETS.remove(userData.address());
+            Ucp.REQUEST_FREE.invokeExact(request);
+            if (target instanceof Completion c) c.done(status, length);
+        } catch (Throwable t) {
+            Log.warn(Subsys.NET, "NET/UCX completion callback failed: %s", t);
+        }
+    }
+
+    private static int onAm(MemorySegment arg, MemorySegment header, long headerLength, MemorySegment data, long length,
+                            MemorySegment param) {
+        try {
+            if (!(TARGETS.get(arg.address()) instanceof AmReceiver r)) return UcpLayouts.UCS_OK;
+            MemorySegment p = UcpText.view(param, 16);
+            long attr = p.get(JAVA_LONG, UcpLayouts.AM_RECV_ATTR);
+            MemorySegment replyEp = (attr & UcpLayouts.AM_RECV_ATTR_FIELD_REPLY_EP) != 0
+                    ? p.get(ADDRESS, UcpLayouts.AM_RECV_REPLY_EP) : MemorySegment.NULL;
+            return r.arrived(UcpText.view(header, headerLength), UcpText.view(data, length), attr, replyEp);
+        } catch (Throwable t) {
+            Log.warn(Subsys.NET, "NET/UCX active message handler failed: %s", t);
+            return UcpLayouts.UCS_OK;
+        }
+    }
+
+    private static void onEpError(MemorySegment arg, MemorySegment ep, int status) {
+        try {
+            if (TARGETS.get(arg.address()) instanceof EpFailure f) f.failed(status);
+        } catch (Throwable t) {
+            Log.warn(Subsys.NET, "NET/UCX endpoint error handler failed: %s", t);
+        }
+    }
+}

@@ -1,0 +1,254 @@
+package dev.jccl.provider.ucx;
+
+import dev.jccl.config.Config;
+import dev.jccl.config.Knobs;
+import dev.jccl.util.WaitPolicy;
+import dev.jccl.verbs.CompletionQueue;
+import dev.jccl.verbs.Device;
+import dev.jccl.verbs.DeviceContext;
+import dev.jccl.verbs.ProtectionDomain;
+import dev.jccl.verbs.VerbsException;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
+
+/**
+ * An opened UCX device: one ucp context and worker, the queue pairs it routes active messages to by
+ * qpn, and the progress agent that keeps the worker moving when no consumer polls (a tcp peer's put
+ * into our memory needs our progress to land).
+ *
+ * <p>Everything that touches UCX runs under the worker lock through {@link #locked}. UCX callbacks do
+ * no work themselves: they queue an event, and the lock holder runs the events after the call that
+ * produced them, so no UCX call is ever made from inside a callback (libucp forbids re-entering
+ * progress there, and sending from one would be a question of UCX version).
+ */
+final class UcxContext implements DeviceContext {
+    private static final AtomicLong NEXT_ID = new AtomicLong(1);
+    private static final Set<Long> LIVE = ConcurrentHashMap.newKeySet();
+
+    private final long id = NEXT_ID.getAndIncrement();
+    private final Device device;
+    private final Config config;
+    private final UcpWorker worker;
+    private final long amToken;
+    private final Arena arena = Arena.ofShared();
+    private final HeaderPool headers = new HeaderPool(arena);
+    private final ArrayDeque<Runnable> events = new ArrayDeque<>(); // guarded by the worker lock
+    private final AtomicInteger nextQpn = new AtomicInteger(1);
+    private final Map<Integer, UcxQueuePair> qps = new ConcurrentHashMap<>();
+    private final Set<UcxProtectionDomain> pds = ConcurrentHashMap.newKeySet();
+    private final Set<UcxCompletionQueue> cqs = ConcurrentHashMap.newKeySet();
+    private final WaitPolicy waitPolicy;
+    private final ProgressAgent agent;
+    private final PeerAddress address;
+    private final WorkerWaits waits = new WorkerWaits(this);
+    private volatile boolean closed;
+
+    UcxContext(Device device, Config config) {
+        this.device = device;
+        this.config = config;
+        this.waitPolicy = config.waitPolicy(1);
+        this.amToken = UcpCallbacks.register((UcpCallbacks.AmReceiver) this::arrived);
+        this.worker = new UcpWorker(amToken);
+        this.address = PeerAddress.local(config, worker.address());
+        LIVE.add(id);
+        this.agent = new ProgressAgent(this);
+        agent.start();
+    }
+
+    @Override public Device device() { return device; }
+    long id() { return id; }
+    PeerAddress address() { return address; }
+
+    /** Whether the context {@code id} of this process is still open (a closed one's worker is gone). */
+    static boolean isLive(long id) {
+        return LIVE.contains(id);
+    }
+    long timeoutNs() { return config.get(Knobs.TIMEOUT_NS); }
+    long rnrTimeoutNs() { return config.get(Knobs.RNR_TIMEOUT_NS); }
+    UcpWorker worker() { return worker; }
+    HeaderPool headers() { return headers; }
+    boolean isClosed() { return closed; }
+    Iterable<UcxQueuePair> queuePairs() { return qps.values(); }
+
+    /** Runs {@code action} under the worker lock, then every event it and UCX produced meanwhile. */
+    <T> T locked(Supplier<T> action) {
+        worker.lock.lock();
+        try {
+            checkUsable();
+            T result = action.get();
+            runEvents();
+            return result;
+        } finally {
+            worker.lock.unlock();
+        }
+    }
+
+    void locked(Runnable action) {
+        locked(() -> {
+            action.run();
+            return null;
+        });
+    }
+
+    /** Queues work for the lock holder to run once the current UCX call has returned. Hold the lock. */
+    void later(Runnable event) {
+        events.addLast(event);
+    }
+
+    /** A UCX completion that runs {@code handler} as an event, outside the callback. */
+    UcpCallbacks.Completion completion(UcpCallbacks.Completion handler) {
+        return (status, length) -> later(() -> handler.done(status, length));
+    }
+
+    /** Progress from any thread; returns 0 at once when another thread holds the worker. */
+    int tryProgress() {
+        if (closed || !worker.lock.tryLock()) return 0;
+        try {
+            if (worker.destroyed()) return 0;
+            int n = 0;
+            for (int i = 0, k; i < 16 && (k = worker.progress()) > 0; i++) n += k;
+            n += runEvents();
+            return n;
+        } finally {
+            worker.lock.unlock();
+        }
+    }
+
+    WorkerWaits waits() {
+        return waits;
+    }
+
+    /**
+     * Under the lock: progresses until nothing is left, then arms the event fd. False when the
+     * context is closed or events are pending, so the caller must not sleep.
+     */
+    boolean quietAndArmed() {
+        worker.lock.lock();
+        try {
+            if (closed || worker.destroyed()) return false;
+            while (worker.progress() > 0) runEvents();
+            return runEvents() == 0 && worker.wakeup().arm();
+        } finally {
+            worker.lock.unlock();
+        }
+    }
+
+    /** Periodic duties of the agent: RNR deadlines and, for same-host peers, whether they still live. */
+    void tick(boolean checkPeers) {
+        if (closed || !worker.lock.tryLock()) return;
+        try {
+            if (worker.destroyed()) return;
+            long now = System.nanoTime();
+            for (UcxQueuePair qp : qps.values()) qp.tick(now, checkPeers);
+            runEvents();
+        } finally {
+            worker.lock.unlock();
+        }
+    }
+
+    private int runEvents() {
+        int n = 0;
+        for (Runnable e; (e = events.pollFirst()) != null; n++) e.run();
+        return n;
+    }
+
+    /** The AM callback: decode, keep UCX's data if there is any, and leave the work to an event. */
+    private int arrived(MemorySegment header, MemorySegment data, long attr, MemorySegment replyEp) {
+        AmDescriptor.Header h = AmDescriptor.read(header);
+        if (h == null) return UcpLayouts.UCS_OK;
+        boolean rndv = (attr & UcpLayouts.AM_RECV_ATTR_FLAG_RNDV) != 0;
+        boolean keep = rndv || (attr & UcpLayouts.AM_RECV_ATTR_FLAG_DATA) != 0 && data.address() != 0;
+        MemorySegment kept = keep ? data : MemorySegment.NULL;
+        Inbound in = new Inbound(h, kept, data.byteSize(), rndv, System.nanoTime());
+        later(() -> route(in, replyEp));
+        return keep ? UcpLayouts.UCS_INPROGRESS : UcpLayouts.UCS_OK;
+    }
+
+    private void route(Inbound in, MemorySegment replyEp) {
+        UcxQueuePair qp = qps.get(in.header.dstQpn());
+        if (qp != null) {
+            qp.received(in, replyEp);
+        } else {
+            release(in); // a message for a queue pair that has closed: nobody waits for it
+        }
+    }
+
+    /** Gives UCX back what an inbound message kept. Hold the lock. */
+    void release(Inbound in) {
+        if (!in.holdsData() || worker.destroyed()) return;
+        worker.amDataRelease(in.data);
+    }
+
+    @Override
+    public ProtectionDomain allocPd() {
+        checkUsable();
+        UcxProtectionDomain pd = new UcxProtectionDomain(this);
+        pds.add(pd);
+        return pd;
+    }
+
+    @Override
+    public CompletionQueue createCq(int depth) {
+        checkUsable();
+        UcxCompletionQueue cq = new UcxCompletionQueue(this, depth, waitPolicy);
+        cqs.add(cq);
+        return cq;
+    }
+
+    UcxCompletionQueue ownCq(CompletionQueue cq) {
+        if (!(cq instanceof UcxCompletionQueue u) || !cqs.contains(u)) {
+            throw new VerbsException("completion queue " + cq + " was not created by this UCX context");
+        }
+        return u;
+    }
+
+    UcxQueuePair newQp(UcxProtectionDomain pd, UcxCompletionQueue sendCq, UcxCompletionQueue recvCq, int sendDepth,
+                       int recvDepth) {
+        checkUsable();
+        int qpn = nextQpn.getAndIncrement();
+        UcxQueuePair qp = new UcxQueuePair(this, pd, qpn, sendCq, recvCq, sendDepth, recvDepth);
+        qps.put(qpn, qp);
+        return qp;
+    }
+
+    void forget(UcxQueuePair qp) {
+        qps.remove(qp.qpn(), qp);
+    }
+
+    void forget(UcxProtectionDomain pd) {
+        pds.remove(pd);
+    }
+
+    /** Closes every domain (queue pairs say goodbye and close their endpoints), then the worker. */
+    @Override
+    public void close() {
+        if (closed) return;
+        for (UcxProtectionDomain pd : new ArrayList<>(pds)) pd.close();
+        closed = true;
+        LIVE.remove(id);
+        agent.stop();
+        worker.lock.lock();
+        try {
+            runEvents();
+            worker.destroy();
+        } finally {
+            worker.lock.unlock();
+        }
+        UcpCallbacks.forget(amToken);
+        for (UcxCompletionQueue cq : cqs) cq.close();
+        arena.close();
+    }
+
+    private void checkUsable() {
+        if (closed) throw new VerbsException("UCX context on " + device.name() + " is closed");
+    }
+}
