@@ -4,15 +4,12 @@ import dev.jccl.Communicator;
 import dev.jccl.ReduceOp;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
-import org.apache.spark.sql.SparkSession;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.stream.IntStream;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -24,20 +21,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @Tag("multiprocess")
 class BarrierCollectivesTest {
     static final int TASKS = 4;
-    static Set<String> threadsBefore;
-    static SparkSession spark;
-
-    @BeforeAll
-    static void start() {
-        threadsBefore = LocalSpark.nonDaemonThreads();
-        spark = LocalSpark.start("local[" + TASKS + "]");
-    }
-
-    @AfterAll
-    static void stop() throws InterruptedException {
-        Set<String> left = LocalSpark.stopAndFindLeftThreads(spark, threadsBefore);
-        assertTrue(left.isEmpty(), "non-daemon threads left after the session stopped: " + left);
-    }
+    @RegisterExtension
+    static final LocalSpark SPARK = new LocalSpark("local[" + TASKS + "]");
 
     @Test
     void allReduceAllGatherAndBroadcastInABarrierStageAreExact() {
@@ -83,6 +68,6 @@ class BarrierCollectivesTest {
     }
 
     static JavaRDD<Integer> partitions(int n) {
-        return JavaSparkContext.fromSparkContext(spark.sparkContext()).parallelize(IntStream.range(0, n).boxed().toList(), n);
+        return JavaSparkContext.fromSparkContext(SPARK.session().sparkContext()).parallelize(IntStream.range(0, n).boxed().toList(), n);
     }
 }

@@ -9,14 +9,11 @@ import dev.jccl.ddp.Sharding;
 import dev.jccl.spark.demo.DemoMlpModel;
 import dev.jccl.spark.demo.DemoRows;
 import org.apache.spark.api.java.JavaSparkContext;
-import org.apache.spark.sql.SparkSession;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 
@@ -41,26 +38,14 @@ class DataParallelTrainingTest {
     static final int STEPS = 10;
     static final int BATCH = 16;
     static final float DEMO_TOLERANCE = 1e-5f;
-    static Set<String> threadsBefore;
-    static SparkSession spark;
-
-    @BeforeAll
-    static void start() {
-        threadsBefore = LocalSpark.nonDaemonThreads();
-        spark = LocalSpark.start("local[" + TASKS + "]");
-    }
-
-    @AfterAll
-    static void stop() throws InterruptedException {
-        Set<String> left = LocalSpark.stopAndFindLeftThreads(spark, threadsBefore);
-        assertTrue(left.isEmpty(), "non-daemon threads left after the session stopped: " + left);
-    }
+    @RegisterExtension
+    static final LocalSpark SPARK = new LocalSpark("local[" + TASKS + "]");
 
     @Test
     void fourPartitionsEndIdenticalAndEqualToTheSingleProcessReference() throws Exception {
         TrainingResult result = DataParallelTraining.of(() -> new DemoMlpModel(ModelSpec.demo(), BATCH))
                 .steps(STEPS).batchPerTask(BATCH).bucketBytes(1 << 20)
-                .fit(DemoRows.dataFrame(spark, TASKS, STEPS, BATCH));
+                .fit(DemoRows.dataFrame(SPARK.session(), TASKS, STEPS, BATCH));
 
         assertEquals(TASKS, result.tasks().size());
         assertTrue(result.checksumsAgree(), "checksums differ: " + hex(result.checksums()));
@@ -80,7 +65,7 @@ class DataParallelTrainingTest {
     void aTaskThatThrowsMidTrainingFailsTheOthersNamingItAndTheStageFails() {
         FailingModel.causes.clear();
         Exception stage = assertThrows(Exception.class, () -> DataParallelTraining.of(() -> new FailingModel(1, 3))
-                .steps(STEPS).batchPerTask(BATCH).fit(DemoRows.dataFrame(spark, TASKS, STEPS, BATCH)));
+                .steps(STEPS).batchPerTask(BATCH).fit(DemoRows.dataFrame(SPARK.session(), TASKS, STEPS, BATCH)));
         assertTrue(stage.getMessage().contains(FailingModel.MESSAGE), "the stage fails with the task's error: " + stage.getMessage());
 
         Map<Integer, Throwable> causes = FailingModel.awaitCauses(TASKS);
@@ -98,11 +83,11 @@ class DataParallelTrainingTest {
     void cancellingTheJobStopsTrainingThatWouldOtherwiseRunForHours() throws Exception {
         FailingModel.causes.clear();
         FailingModel.stepsDone.set(0);
-        JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
+        JavaSparkContext sc = JavaSparkContext.fromSparkContext(SPARK.session().sparkContext());
         CompletableFuture<TrainingResult> endless = CompletableFuture.supplyAsync(() -> {
             sc.setJobGroup("endless", "training that only a cancel ends", false);
             return DataParallelTraining.of(() -> new FailingModel(-1, -1)).steps(1_000_000).batchPerTask(BATCH)
-                    .fit(DemoRows.dataFrame(spark, TASKS, 2, BATCH));
+                    .fit(DemoRows.dataFrame(SPARK.session(), TASKS, 2, BATCH));
         });
         for (int i = 0; i < 600 && FailingModel.stepsDone.get() < TASKS; i++) Thread.sleep(100);
         assertTrue(FailingModel.stepsDone.get() >= TASKS, "training started");

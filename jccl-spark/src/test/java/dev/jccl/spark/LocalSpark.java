@@ -2,6 +2,9 @@ package dev.jccl.spark;
 
 import org.apache.spark.SparkConf;
 import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
 import scala.jdk.javaapi.CollectionConverters;
 
@@ -12,10 +15,34 @@ import java.util.stream.Collectors;
 
 /**
  * A Spark session for a test class, and the check that stopping it leaves no non-daemon thread
- * behind (Spark 3.5's barrier coordinator did: its timer kept a JVM from exiting).
+ * behind (Spark 3.5's barrier coordinator did: its timer kept a JVM from exiting). As an extension
+ * ({@code @RegisterExtension static final LocalSpark SPARK = new LocalSpark("local[4]")}) it starts
+ * the session before the class's tests and fails the class if stopping it leaves a thread behind.
  */
-final class LocalSpark {
-    private LocalSpark() {}
+final class LocalSpark implements BeforeAllCallback, AfterAllCallback {
+    private final String master;
+    private Set<String> threadsBefore;
+    private SparkSession session;
+
+    LocalSpark(String master) {
+        this.master = master;
+    }
+
+    SparkSession session() {
+        return session;
+    }
+
+    @Override
+    public void beforeAll(ExtensionContext context) {
+        threadsBefore = nonDaemonThreads();
+        session = start(master);
+    }
+
+    @Override
+    public void afterAll(ExtensionContext context) throws InterruptedException {
+        Set<String> left = stopAndFindLeftThreads(session, threadsBefore);
+        if (!left.isEmpty()) throw new AssertionError("non-daemon threads left after the session stopped: " + left);
+    }
 
     static SparkSession start(String master) {
         return start(master, Map.of());
