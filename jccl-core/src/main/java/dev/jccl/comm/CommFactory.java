@@ -72,7 +72,7 @@ public final class CommFactory {
         Store ns = new PrefixStore(store, namespace);
         PeerExchange exchange = new PeerExchange(ns, rank, size, timeoutNs);
         String hostId = hostId(config);
-        Hello mine = new Hello(hostId, Transports.localitiesHere(config));
+        Hello mine = new Hello(hostId, !config.get(Knobs.TRANSPORT).isBlank(), Transports.localitiesHere(config));
         List<Hello> hellos = new ArrayList<>();
         List<byte[]> hello = exchange.allGather("hello", mine.encode());
         for (int r = 0; r < size; r++) hellos.add(Hello.decode(hello.get(r), r));

@@ -4,6 +4,7 @@ import dev.jccl.config.Config;
 import dev.jccl.trace.Log;
 import dev.jccl.trace.Subsys;
 import dev.jccl.verbs.DeviceContext;
+import dev.jccl.verbs.PathKind;
 import dev.jccl.verbs.ProtectionDomain;
 import dev.jccl.verbs.Providers;
 import dev.jccl.verbs.VerbsException;
@@ -18,12 +19,13 @@ import java.util.Map;
  * Which provider carries the traffic to each peer, and the opened device, protection domain and
  * index of each provider in use (opened on first need).
  *
- * <p>The choice: the first provider, in the lower rank's JCCL_TRANSPORT order, that both ranks can
- * use and that says it reaches between their localities ({@link VerbsProvider#reaches}). Both ends
- * compute it from the hellos exchanged at init, and taking one end's order makes them agree even
- * when their orders differ. With the default order (all providers, by name) that is shm within a
- * host and tcp across hosts; the runtime knows neither name, so a provider in another module plugs
- * in without touching this class.
+ * <p>The choice is made among providers that both ranks can use and that say they reach between
+ * their localities ({@link VerbsProvider#reaches}). When the lower rank's JCCL_TRANSPORT names an
+ * order, the first of them in it wins; otherwise the one with the best {@link PathKind}, ties going
+ * to name order. Both ends compute it from the hellos exchanged at init, and taking one end's order
+ * makes them agree even when their orders differ. By default that is shm within a host, an RDMA
+ * provider across hosts where both ends have one, and tcp elsewhere; the runtime knows none of those
+ * names, so a provider in another module plugs in without touching this class.
  */
 final class Transports implements AutoCloseable {
     record Endpoint(int index, VerbsProvider provider, DeviceContext context, ProtectionDomain pd) {}
@@ -36,10 +38,15 @@ final class Transports implements AutoCloseable {
     private final List<Endpoint> byIndex = new ArrayList<>();
 
     Transports(Config config, int rank, List<Hello> hellos) {
+        this(config, rank, hellos, Providers.allowed(config));
+    }
+
+    /** With the providers usable here given, for tests of the choice. */
+    Transports(Config config, int rank, List<Hello> hellos, List<VerbsProvider> usableHere) {
         this.config = config;
         this.rank = rank;
         this.hellos = List.copyOf(hellos);
-        for (VerbsProvider p : Providers.allowed(config)) usable.put(p.name(), p);
+        for (VerbsProvider p : usableHere) usable.put(p.name(), p);
     }
 
     /** The locality of each provider usable here and allowed by JCCL_TRANSPORT, in preference order. */
@@ -54,11 +61,28 @@ final class Transports implements AutoCloseable {
         Hello mine = hellos.get(rank);
         Hello theirs = hellos.get(peer);
         Hello lower = rank < peer ? mine : theirs;
+        String best = null;
+        PathKind bestKind = null;
         for (String name : lower.localityByProvider().keySet()) {
             VerbsProvider p = usable.get(name);
             String here = mine.localityByProvider().get(name);
             String there = theirs.localityByProvider().get(name);
-            if (p != null && here != null && there != null && p.reaches(here, there)) return name;
+            if (p == null || here == null || there == null || !p.reaches(here, there)) continue;
+            if (lower.namedOrder()) {
+                Log.info(Subsys.INIT, "rank %d -> rank %d: %s, first in rank %d's JCCL_TRANSPORT that reaches", rank, peer, name,
+                        Math.min(rank, peer));
+                return name;
+            }
+            // Ask with the lower rank's locality first so both ends ask the same question.
+            PathKind kind = rank < peer ? p.pathKind(here, there) : p.pathKind(there, here);
+            if (bestKind == null || kind.compareTo(bestKind) < 0) {
+                best = name;
+                bestKind = kind;
+            }
+        }
+        if (best != null) {
+            Log.info(Subsys.INIT, "rank %d -> rank %d: %s, the best path kind that reaches (%s)", rank, peer, best, bestKind);
+            return best;
         }
         throw new VerbsException("no provider connects rank " + rank + " (host " + mine.hostId() + ", providers "
                 + mine.describeProviders() + ") with rank " + peer + " (host " + theirs.hostId() + ", providers "

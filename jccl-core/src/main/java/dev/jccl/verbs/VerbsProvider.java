@@ -47,4 +47,14 @@ public interface VerbsProvider {
     default boolean reaches(String mine, String theirs) {
         return true;
     }
+
+    /**
+     * The kind of path this provider offers between ranks that published {@code mine} and
+     * {@code theirs}, asked only when {@link #reaches} said yes. Pure and symmetric, like
+     * {@code reaches}. The default, {@link PathKind#OTHER}, keeps an unknown provider out of the way
+     * unless nothing else reaches or JCCL_TRANSPORT names it first.
+     */
+    default PathKind pathKind(String mine, String theirs) {
+        return PathKind.OTHER;
+    }
 }

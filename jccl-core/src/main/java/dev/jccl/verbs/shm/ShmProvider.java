@@ -4,6 +4,7 @@ import dev.jccl.config.Config;
 import dev.jccl.config.Knobs;
 import dev.jccl.verbs.Device;
 import dev.jccl.verbs.DeviceContext;
+import dev.jccl.verbs.PathKind;
 import dev.jccl.verbs.Port;
 import dev.jccl.verbs.PortState;
 import dev.jccl.verbs.VerbsException;
@@ -81,6 +82,11 @@ public final class ShmProvider implements VerbsProvider {
     @Override
     public boolean reaches(String mine, String theirs) {
         return mine.equals(theirs);
+    }
+
+    @Override
+    public PathKind pathKind(String mine, String theirs) {
+        return PathKind.SHARED_MEMORY;
     }
 
     /** The device number of the file system holding {@code dir}, or its real path where that is unknown. */

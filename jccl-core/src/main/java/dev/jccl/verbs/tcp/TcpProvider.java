@@ -3,6 +3,7 @@ package dev.jccl.verbs.tcp;
 import dev.jccl.config.Config;
 import dev.jccl.verbs.Device;
 import dev.jccl.verbs.DeviceContext;
+import dev.jccl.verbs.PathKind;
 import dev.jccl.verbs.VerbsException;
 import dev.jccl.verbs.VerbsProvider;
 
@@ -26,6 +27,11 @@ public final class TcpProvider implements VerbsProvider {
     @Override
     public Optional<String> unavailabilityCause(Config config) {
         return TcpDevices.unavailabilityCause(config);
+    }
+
+    @Override
+    public PathKind pathKind(String mine, String theirs) {
+        return PathKind.SOCKET;
     }
 
     @Override

@@ -23,7 +23,12 @@ final class UcxDevices {
 
     private UcxDevices() {}
 
-    static List<Device> list() {
+    /** Read once per process: UCX_TLS and UCX_NET_DEVICES, which decide them, are fixed at start. */
+    private static volatile List<UcxTransports.Resource> resources;
+
+    static List<UcxTransports.Resource> resources() {
+        List<UcxTransports.Resource> r = resources;
+        if (r != null) return r;
         UcpWorker w = new UcpWorker(0);
         String info;
         w.lock.lock();
@@ -33,8 +38,14 @@ final class UcxDevices {
         } finally {
             w.lock.unlock();
         }
+        r = List.copyOf(UcxTransports.ofContext(info));
+        resources = r;
+        return r;
+    }
+
+    static List<Device> list() {
         Map<String, List<String>> byDevice = new LinkedHashMap<>();
-        for (UcxTransports.Resource r : UcxTransports.ofContext(info)) {
+        for (UcxTransports.Resource r : resources()) {
             byDevice.computeIfAbsent(r.device(), d -> new ArrayList<>()).add(r.transport());
         }
         List<Device> out = new ArrayList<>();

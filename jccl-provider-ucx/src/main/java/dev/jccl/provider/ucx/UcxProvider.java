@@ -3,6 +3,7 @@ package dev.jccl.provider.ucx;
 import dev.jccl.config.Config;
 import dev.jccl.verbs.Device;
 import dev.jccl.verbs.DeviceContext;
+import dev.jccl.verbs.PathKind;
 import dev.jccl.verbs.VerbsException;
 import dev.jccl.verbs.VerbsProvider;
 
@@ -33,6 +34,22 @@ public final class UcxProvider implements VerbsProvider {
     public List<Device> devices(Config config) {
         if (UcpLibrary.unavailabilityCause().isPresent()) return List.of();
         return UcxDevices.list();
+    }
+
+    @Override
+    public String locality(Config config) {
+        if (UcpLibrary.unavailabilityCause().isPresent()) return "";
+        return UcxTransports.locality(UcxDevices.resources());
+    }
+
+    /**
+     * RDMA when both ends found an RDMA transport: then UCX is the network path jccl's tcp cannot
+     * match. Otherwise UCX would only wrap shared memory or tcp, which jccl's own providers do faster
+     * here, so it claims nothing and is used only when JCCL_TRANSPORT names it.
+     */
+    @Override
+    public PathKind pathKind(String mine, String theirs) {
+        return UcxTransports.hasRdma(mine) && UcxTransports.hasRdma(theirs) ? PathKind.RDMA : PathKind.OTHER;
     }
 
     @Override

@@ -45,4 +45,23 @@ final class UcxTransports {
     static boolean isRdma(String transport) {
         return transport.startsWith("rc") || transport.startsWith("dc") || transport.startsWith("ud");
     }
+
+    /**
+     * The locality the provider publishes: {@code "rdma rc_mlx5,dc_mlx5"} when UCX found RDMA
+     * transports here, else empty. Only whether both ends have RDMA matters to the choice; the names
+     * are there for the error and log lines that print localities.
+     */
+    static String locality(List<Resource> resources) {
+        Set<String> rdma = new LinkedHashSet<>();
+        for (Resource r : resources) {
+            if (isRdma(r.transport())) rdma.add(r.transport());
+        }
+        return rdma.isEmpty() ? "" : RDMA_PREFIX + String.join(",", rdma);
+    }
+
+    static boolean hasRdma(String locality) {
+        return locality.startsWith(RDMA_PREFIX);
+    }
+
+    private static final String RDMA_PREFIX = "rdma ";
 }

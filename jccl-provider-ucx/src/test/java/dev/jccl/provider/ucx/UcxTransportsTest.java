@@ -1,5 +1,6 @@
 package dev.jccl.provider.ucx;
 
+import dev.jccl.verbs.PathKind;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -46,5 +47,18 @@ class UcxTransportsTest {
         assertTrue(UcxTransports.isRdma("ud_verbs"));
         assertFalse(UcxTransports.isRdma("tcp"));
         assertFalse(UcxTransports.isRdma("posix"));
+    }
+
+    @Test
+    void theLocalityListsRdmaTransportsAndOnlyBothEndsWithRdmaMakeUcxTheRdmaPath() {
+        String withIb = UcxTransports.locality(UcxTransports.ofContext(CONTEXT));
+        assertEquals("rdma rc_mlx5", withIb);
+        String loopbackOnly = UcxTransports.locality(List.of(new UcxTransports.Resource("tcp", "lo"),
+                new UcxTransports.Resource("posix", "memory")));
+        assertEquals("", loopbackOnly);
+        UcxProvider ucx = new UcxProvider();
+        assertEquals(PathKind.RDMA, ucx.pathKind(withIb, "rdma dc_mlx5,rc_mlx5"));
+        assertEquals(PathKind.OTHER, ucx.pathKind(withIb, loopbackOnly), "one end on tcp: jccl's own tcp is the better socket");
+        assertEquals(PathKind.OTHER, ucx.pathKind(loopbackOnly, loopbackOnly));
     }
 }
