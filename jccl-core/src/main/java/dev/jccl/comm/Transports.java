@@ -11,6 +11,7 @@ import dev.jccl.verbs.VerbsException;
 import dev.jccl.verbs.VerbsProvider;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -36,6 +37,7 @@ final class Transports implements AutoCloseable {
     private final Map<String, VerbsProvider> usable = new LinkedHashMap<>();
     private final Map<String, Endpoint> open = new LinkedHashMap<>();
     private final List<Endpoint> byIndex = new ArrayList<>();
+    private final Map<Integer, String> chosen = new HashMap<>();
 
     Transports(Config config, int rank, List<Hello> hellos) {
         this(config, rank, hellos, Providers.allowed(config));
@@ -57,7 +59,17 @@ final class Transports implements AutoCloseable {
     }
 
     /** The provider for traffic to {@code peer}; throws naming both ranks' hellos when none fits. */
-    String choose(int peer) {
+    synchronized String choose(int peer) {
+        // Every channel and log line asks again; the answer cannot change, and is logged once a peer.
+        String name = chosen.get(peer);
+        if (name == null) {
+            name = decide(peer);
+            chosen.put(peer, name);
+        }
+        return name;
+    }
+
+    private String decide(int peer) {
         Hello mine = hellos.get(rank);
         Hello theirs = hellos.get(peer);
         Hello lower = rank < peer ? mine : theirs;
