@@ -13,10 +13,14 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED;
  *   0 kind   4 dstQpn   8 srcQpn   12 imm (or rkey)
  *  16 seq (sender's work-request sequence, or a revocation token)
  *  24 a (remote address)   32 b (length)   40 flags   44 status (a WcStatus ordinal in a NAK)
+ *  48 ack (1 + the sequence of a request of the peer's this message acknowledges; 0 = none)
  * </pre>
+ *
+ * <p>{@code ack} lets a SEND or WRITE_WITH_IMM carry the acknowledgement of the request that
+ * prompted it, so a ping-pong sends one message per turn, not two (see {@link OwedAck}).
  */
 final class AmDescriptor {
-    static final int BYTES = 48;
+    static final int BYTES = 56;
 
     static final int SEND = 1;
     static final int WRITE_IMM = 2;
@@ -35,7 +39,7 @@ final class AmDescriptor {
     private AmDescriptor() {}
 
     static void write(MemorySegment h, int kind, int dstQpn, int srcQpn, int imm, long seq, long a, long b, int flags,
-                      int status) {
+                      int status, long ack) {
         h.set(JAVA_INT_UNALIGNED, 0, kind);
         h.set(JAVA_INT_UNALIGNED, 4, dstQpn);
         h.set(JAVA_INT_UNALIGNED, 8, srcQpn);
@@ -45,10 +49,11 @@ final class AmDescriptor {
         h.set(JAVA_LONG_UNALIGNED, 32, b);
         h.set(JAVA_INT_UNALIGNED, 40, flags);
         h.set(JAVA_INT_UNALIGNED, 44, status);
+        h.set(JAVA_LONG_UNALIGNED, 48, ack);
     }
 
     /** A received header, copied out of UCX's buffer (valid only inside the callback). */
-    record Header(int kind, int dstQpn, int srcQpn, int imm, long seq, long a, long b, int flags, int status) {}
+    record Header(int kind, int dstQpn, int srcQpn, int imm, long seq, long a, long b, int flags, int status, long ack) {}
 
     /** Decodes {@code h}, or returns null when it is not one of ours (wrong size or kind). */
     static Header read(MemorySegment h) {
@@ -57,6 +62,6 @@ final class AmDescriptor {
         if (kind < SEND || kind > BYE) return null;
         return new Header(kind, h.get(JAVA_INT_UNALIGNED, 4), h.get(JAVA_INT_UNALIGNED, 8), h.get(JAVA_INT_UNALIGNED, 12),
                 h.get(JAVA_LONG_UNALIGNED, 16), h.get(JAVA_LONG_UNALIGNED, 24), h.get(JAVA_LONG_UNALIGNED, 32),
-                h.get(JAVA_INT_UNALIGNED, 40), h.get(JAVA_INT_UNALIGNED, 44));
+                h.get(JAVA_INT_UNALIGNED, 40), h.get(JAVA_INT_UNALIGNED, 44), h.get(JAVA_LONG_UNALIGNED, 48));
     }
 }

@@ -79,16 +79,23 @@ final class PeerLink {
         return "the peer process " + peer.pid() + " on this host is gone";
     }
 
+    /** Sends on the queue pair's own endpoint, carrying the acknowledgement it owes, if any. */
     void send(int kind, long seq, int imm, long a, long b, int flags, int status, long data, long bytes) {
-        sendVia(ep, peerQpn, kind, seq, imm, a, b, flags, status, data, bytes);
+        long ack = ep == null || ep.address() == 0 ? 0 : qp.owedAck().take();
+        sendVia(ep, peerQpn, kind, seq, imm, a, b, flags, status, data, bytes, ack);
     }
 
     private void sendVia(MemorySegment via, int dst, int kind, long seq, int imm, long a, long b, int flags, int status,
                          long data, long bytes) {
+        sendVia(via, dst, kind, seq, imm, a, b, flags, status, data, bytes, 0);
+    }
+
+    private void sendVia(MemorySegment via, int dst, int kind, long seq, int imm, long a, long b, int flags, int status,
+                         long data, long bytes, long ack) {
         if (via == null || via.address() == 0) return; // nowhere to send: the peer learns through its own checks
         UcxContext ctx = qp.context();
         MemorySegment header = ctx.headers().take();
-        AmDescriptor.write(header, kind, dst, qp.qpn(), imm, seq, a, b, flags, status);
+        AmDescriptor.write(header, kind, dst, qp.qpn(), imm, seq, a, b, flags, status, ack);
         ctx.worker().amSend(via, header, data, bytes, ctx.completion((st, len) -> {
             ctx.headers().give(header);
             if (st != UCS_OK && (kind == AmDescriptor.SEND || kind == AmDescriptor.WRITE_IMM)) {

@@ -42,6 +42,7 @@ final class UcxContext implements DeviceContext {
     private final Arena arena = Arena.ofShared();
     private final HeaderPool headers = new HeaderPool(arena);
     private final ArrayDeque<Runnable> events = new ArrayDeque<>(); // guarded by the worker lock
+    private final ArrayDeque<OwedAck> owing = new ArrayDeque<>();    // guarded by the worker lock
     private final AtomicInteger nextQpn = new AtomicInteger(1);
     private final Map<Integer, UcxQueuePair> qps = new ConcurrentHashMap<>();
     private final Set<UcxProtectionDomain> pds = ConcurrentHashMap.newKeySet();
@@ -104,6 +105,18 @@ final class UcxContext implements DeviceContext {
         events.addLast(event);
     }
 
+    /** {@code ack} holds an acknowledgement back until the next progress pass. Hold the lock. */
+    void owing(OwedAck ack) {
+        owing.addLast(ack);
+    }
+
+    /** Sends every acknowledgement still owed; returns how many. Hold the lock. */
+    private int payOwedAcks() {
+        int n = 0;
+        for (OwedAck a; (a = owing.pollFirst()) != null; ) if (a.pay()) n++;
+        return n;
+    }
+
     /** A UCX completion that runs {@code handler} as an event, outside the callback. */
     UcpCallbacks.Completion completion(UcpCallbacks.Completion handler) {
         return (status, length) -> later(() -> handler.done(status, length));
@@ -114,7 +127,7 @@ final class UcxContext implements DeviceContext {
         if (closed || !worker.lock.tryLock()) return 0;
         try {
             if (worker.destroyed()) return 0;
-            int n = 0;
+            int n = payOwedAcks();
             for (int i = 0, k; i < 16 && (k = worker.progress()) > 0; i++) n += k;
             n += runEvents();
             return n;
@@ -135,8 +148,9 @@ final class UcxContext implements DeviceContext {
         worker.lock.lock();
         try {
             if (closed || worker.destroyed()) return false;
+            if (payOwedAcks() > 0) return false;
             while (worker.progress() > 0) runEvents();
-            return runEvents() == 0 && worker.wakeup().arm();
+            return runEvents() == 0 && owing.isEmpty() && worker.wakeup().arm();
         } finally {
             worker.lock.unlock();
         }

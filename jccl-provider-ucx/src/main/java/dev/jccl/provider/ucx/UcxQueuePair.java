@@ -42,6 +42,7 @@ final class UcxQueuePair implements QueuePair {
     private final UcxSender sender = new UcxSender(this);
     private final UcxReceiver receiver;
     private final PeerLink link;
+    private final OwedAck owedAck = new OwedAck(this);
     private final List<Runnable> untilConnected = new ArrayList<>(); // replies waiting for our endpoint
     private boolean closed;
 
@@ -152,8 +153,17 @@ final class UcxQueuePair implements QueuePair {
         link.send(AmDescriptor.RKEY_REQUEST, 0, rkey, 0, 0, 0, 0, 0, 0);
     }
 
+    /** The peer's request {@code seq} was delivered; the acknowledgement may ride on our next message. */
     void acknowledge(long seq) {
-        reply(AmDescriptor.ACK, seq, 0, 0);
+        if (link.ep() == null) reply(AmDescriptor.ACK, seq, 0, 0); else owedAck.owe(seq);
+    }
+
+    void sendAck(long seq) {
+        link.send(AmDescriptor.ACK, seq, 0, 0, 0, 0, 0, 0, 0);
+    }
+
+    OwedAck owedAck() {
+        return owedAck;
     }
 
     void refuse(long seq, WcStatus status, String why) {
@@ -175,6 +185,7 @@ final class UcxQueuePair implements QueuePair {
     /** An active message for this queue pair (run as an event, under the lock). */
     void received(Inbound in, MemorySegment replyEp) {
         AmDescriptor.Header h = in.header;
+        if (h.ack() != 0) sender.completed(h.ack() - 1, UCS_OK, "send");
         switch (h.kind()) {
             case AmDescriptor.SEND, AmDescriptor.WRITE_IMM -> {
                 if (state.state() == QpState.ERR || state.state() == QpState.RESET) {
@@ -216,6 +227,7 @@ final class UcxQueuePair implements QueuePair {
         sender.clear();
         outstanding.fail(seq, status, detail, sendCq, qpn);
         receiver.flush(detail);
+        owedAck.pay(); // what was delivered stays delivered: the peer hears so before the goodbye
         link.failed(tellPeer);
     }
 
