@@ -12,4 +12,7 @@ module dev.jccl.testkit {
     exports dev.jccl.testkit;
     exports dev.jccl.testkit.ddp;
     exports dev.jccl.testkit.jvm;
+    exports dev.jccl.testkit.debug;
+
+    provides dev.jccl.verbs.VerbsProvider with dev.jccl.testkit.debug.DebugProvider;
 }

@@ -82,7 +82,7 @@ public final class CommFactory {
 
         long buffBytes = config.get(Knobs.BUFFSIZE);
         boolean buffDefault = config.entry(Knobs.BUFFSIZE).source() == Config.Source.DEFAULT;
-        FifoDescriptor fifo = FifoDescriptor.of(buffBytes, config.get(Knobs.CHUNKSIZE));
+        FifoDescriptor fifo = FifoDescriptor.of(buffBytes, config.get(Knobs.CHUNKSIZE)).withChecksums(config.get(Knobs.CHECKSUM));
         TunerOverrides overrides = TunerOverrides.fromKnobs(config.get(Knobs.ALGO), config.get(Knobs.NCHANNELS),
                 config.get(Knobs.CHUNKSIZE), buffDefault ? 0 : buffBytes);
         Kernels kernels = Kernels.select(config.get(Knobs.REDUCE_KERNEL));

@@ -135,6 +135,8 @@ final class Failures {
             case AbortSeen a -> a.record;
             case ExecFailure.Mismatch m -> board.raise(new AbortRecord(Failure.Kind.MISMATCH, rank, -1,
                     "detected by rank " + rank + " in " + where + ": " + m.getMessage()));
+            case ExecFailure.Corrupt c -> board.raise(new AbortRecord(Failure.Kind.ERROR, rank, -1,
+                    "data corruption detected by rank " + rank + " in " + where + ": " + c.getMessage()));
             case ExecFailure.LinkLost l -> board.poll().orElseGet(() -> board.raise(l.peerGone()
                     ? new AbortRecord(Failure.Kind.PEER_LOST, rank, l.peer(), "rank " + rank + " lost its link to rank " + l.peer()
                             + " in " + where + ": " + l.getMessage())

@@ -12,6 +12,7 @@ final class ArrivalRing {
     private long arrived;
     private long applied;
     private int toReturn;
+    private long returnedTotal;
 
     ArrivalRing(int slots) {
         this.slots = slots;
@@ -55,7 +56,13 @@ final class ArrivalRing {
         return toReturn;
     }
 
+    /** The slots returned so far, counting this return: what the credit message carries. */
+    long returnedTotalAfterThis() {
+        return returnedTotal + toReturn;
+    }
+
     void returned() {
+        returnedTotal += toReturn;
         toReturn = 0;
     }
 

@@ -111,7 +111,9 @@ final class ChannelRun implements Link.SendListener {
             MemorySegment src = bind.segment(p.srcBuf[k], p.channel);
             MemoryRegion mr = bind.region(p.srcBuf[k], p.channel, link.pd(), link.pdIndex());
             trace.posted(k, c);
-            link.postData(src.address() + (p.srcOff[k] + first) * eb, bytes, mr.lkey(), fingerprint, this, k);
+            Trailers t = link.trailers();
+            int crc = t == null ? 0 : t.of(src, (p.srcOff[k] + first) * eb, bytes);
+            link.postData(src.address() + (p.srcOff[k] + first) * eb, bytes, mr.lkey(), fingerprint, crc, this, k);
             posted[k]++;
             n++;
         }
@@ -140,10 +142,9 @@ final class ChannelRun implements Link.SendListener {
             long first = done[k] * p.chunkElems;
             long elems = Math.min(p.chunkElems, p.count[k] - first);
             long bytes = elems * eb;
-            int expected = ImmCodec.data(fingerprint);
-            if (link.arrivalImm() != expected || link.arrivalBytes() != bytes) {
-                throw new ExecFailure.Mismatch(link.peer(), p.channel, expected, link.arrivalImm(), bytes, link.arrivalBytes());
-            }
+            if (link.arrivalImm() != ImmCodec.data(fingerprint, link.arrivalChunk()) || link.arrivalBytes() != bytes) throw misfit(link, bytes);
+            Trailers t = link.trailers();
+            if (t != null) verify(t, link, k, done[k], bytes);
             MemorySegment dst = bind.segment(p.dstBuf[k], p.channel);
             long dstOff = (p.dstOff[k] + first) * eb;
             long startNs = trace.now();
@@ -167,6 +168,27 @@ final class ChannelRun implements Link.SendListener {
             n++;
         }
         return n;
+    }
+
+    /**
+     * Why the next arrival on {@code link} does not fit: a chunk of this operation out of place (lost,
+     * duplicated or reordered under the verbs contract), or a chunk of another operation.
+     */
+    private ExecFailure misfit(Link link, long bytes) {
+        long at = ImmCodec.misplacedIndex(link.arrivalImm(), fingerprint, link.arrivalChunk(), 2 * link.slotCount());
+        if (at >= 0) {
+            return new ExecFailure.LinkLost(link.peer(), p.channel, null, "chunk " + at + " of the link arrived where chunk "
+                    + link.arrivalChunk() + " was due: the transport lost, duplicated or reordered a write");
+        }
+        int expected = ImmCodec.data(fingerprint, link.arrivalChunk());
+        return new ExecFailure.Mismatch(link.peer(), p.channel, expected, link.arrivalImm(), bytes, link.arrivalBytes());
+    }
+
+    /** JCCL_CHECKSUM: the chunk in the slot must have the CRC-32C its sender computed, before it is applied. */
+    private void verify(Trailers t, Link link, int k, int chunk, long bytes) {
+        int computed = t.ofSlot(link.arrivalOffset(), bytes);
+        int sent = t.received(link.arrivalChunk());
+        if (computed != sent) throw new ExecFailure.Corrupt(link.peer(), p.channel, k, chunk, link.arrivalChunk(), sent, computed);
     }
 
     /** Whether every wait of chunk {@code c} of op {@code k} is met. */

@@ -6,7 +6,7 @@ import dev.jccl.verbs.WcStatus;
  * Why running a schedule stopped. The runtime above turns these into the public exception tree,
  * adding the operation, its sequence number and what the other ranks report.
  */
-public abstract sealed class ExecFailure extends RuntimeException permits ExecFailure.Mismatch, ExecFailure.LinkLost {
+public abstract sealed class ExecFailure extends RuntimeException permits ExecFailure.Mismatch, ExecFailure.LinkLost, ExecFailure.Corrupt {
     private final int peer;
     private final int channel;
 
@@ -70,6 +70,18 @@ public abstract sealed class ExecFailure extends RuntimeException permits ExecFa
         /** Whether the peer is gone (flushed, unreachable), as opposed to a transport or protocol error. */
         public boolean peerGone() {
             return status == WcStatus.WR_FLUSH_ERR || status == WcStatus.RETRY_EXC || status == WcStatus.RNR_RETRY_EXC;
+        }
+    }
+
+    /**
+     * JCCL_CHECKSUM: a chunk from {@code peer} did not have the CRC-32C its sender computed before
+     * sending it; the data was changed between the two (memory, transport or wire). Never applied.
+     */
+    public static final class Corrupt extends ExecFailure {
+        Corrupt(int peer, int channel, int op, int chunk, long linkChunk, int sent, int computed) {
+            super(String.format("chunk %d of step operation %d from rank %d on channel %d (chunk %d of the link) failed its CRC-32C"
+                    + " check: sent 0x%08x, received data has 0x%08x (silent data corruption between the ranks)",
+                    chunk, op, peer, channel, linkChunk, sent, computed), peer, channel);
         }
     }
 }

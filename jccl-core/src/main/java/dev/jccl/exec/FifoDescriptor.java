@@ -11,9 +11,19 @@ import dev.jccl.algo.Tuner;
  * checks that the peer's FIFO has the same length, so a rank started with other knobs fails at
  * connect time instead of writing outside a slot. Slots are multiples of 64 bytes, so every slot
  * starts on a cache line and holds a whole number of elements of every type.
+ *
+ * <p>With JCCL_CHECKSUM the region ends in a trailer area, one CRC-32C word per slot, that the
+ * sender writes before each chunk ({@link #crcOffsetOf}); it changes the region's length, so ranks
+ * that disagree on the knob fail at connect time too.
  */
-public record FifoDescriptor(int slotCount, long slotBytes) {
+public record FifoDescriptor(int slotCount, long slotBytes, boolean checksummed) {
     public static final long SLOT_ALIGN = 64;
+    /** Bytes of one chunk's checksum trailer. */
+    public static final int CRC_BYTES = Integer.BYTES;
+
+    public FifoDescriptor(int slotCount, long slotBytes) {
+        this(slotCount, slotBytes, false);
+    }
 
     public FifoDescriptor {
         if (slotCount < 2) throw new IllegalArgumentException("a FIFO needs at least 2 slots, got " + slotCount);
@@ -34,8 +44,23 @@ public record FifoDescriptor(int slotCount, long slotBytes) {
         return new FifoDescriptor((int) slots, slot);
     }
 
+    /** This layout with or without the checksum trailers. */
+    public FifoDescriptor withChecksums(boolean on) {
+        return new FifoDescriptor(slotCount, slotBytes, on);
+    }
+
     public long totalBytes() {
-        return slotCount * slotBytes;
+        return slotCount * slotBytes + (checksummed ? trailerBytes() : 0);
+    }
+
+    /** The trailer area: a word per slot, rounded up to whole cache lines. */
+    private long trailerBytes() {
+        return (slotCount * (long) CRC_BYTES + SLOT_ALIGN - 1) / SLOT_ALIGN * SLOT_ALIGN;
+    }
+
+    /** Byte offset of the checksum word of chunk {@code chunkIndex} (only with {@link #checksummed}). */
+    public long crcOffsetOf(long chunkIndex) {
+        return slotCount * slotBytes + (chunkIndex % slotCount) * CRC_BYTES;
     }
 
     /** Byte offset of the slot chunk number {@code chunkIndex} of the link lands in. */

@@ -4,12 +4,18 @@ package dev.jccl.exec;
  * The 32-bit immediate of every RDMA_WRITE_WITH_IMM on a link.
  *
  * <pre>
- *  bit 31 = 0: a data chunk; bits 0-30 = the fingerprint of the operation it belongs to
- *  bit 31 = 1: a credit return; bits 0-30 = how many slots the sender of the credit freed
+ *  bit 31 = 0: a data chunk; bits 0-30 = the fingerprint of the operation it belongs to, mixed with
+ *              the chunk's index on the link
+ *  bit 31 = 1: a credit return; bits 0-30 = how many slots the sender of the credit has freed in all,
+ *              modulo 2^31
  * </pre>
  *
  * The fingerprint lets the receiver check, on every chunk and without an extra round trip, that the
- * sender runs the same operation (sequence number, collective, count, type, op, root) it does.
+ * sender runs the same operation (sequence number, collective, count, type, op, root) it does. The
+ * chunk index mixed in (by an odd multiplier, a bijection, so no two indices give the same word)
+ * makes a chunk that arrives out of place (lost, duplicated or reordered below the verbs contract)
+ * fail that same check instead of being applied to the wrong slot. Credits are cumulative so that a
+ * duplicated or overtaken credit message is stale, not extra credit.
  */
 public final class ImmCodec {
     private static final int CREDIT_FLAG = 0x8000_0000;
@@ -17,13 +23,41 @@ public final class ImmCodec {
 
     private ImmCodec() {}
 
+    private static final int MIX = 0x9E37_79B9;
+
     public static int data(int fingerprint) {
         return fingerprint & PAYLOAD;
     }
 
-    public static int credit(int slots) {
-        if (slots < 1) throw new IllegalArgumentException("a credit return frees at least one slot, got " + slots);
-        return CREDIT_FLAG | slots;
+    /** The immediate of chunk number {@code chunkIndex} (counted on the link) of an operation. */
+    public static int data(int fingerprint, long chunkIndex) {
+        return (fingerprint ^ ((int) chunkIndex * MIX)) & PAYLOAD;
+    }
+
+    /**
+     * Which chunk index within {@code window} of {@code expectedIndex} an immediate with the right
+     * fingerprint but the wrong index carries; -1 if none (then the fingerprint differs).
+     */
+    public static long misplacedIndex(int imm, int fingerprint, long expectedIndex, int window) {
+        for (long j = Math.max(0, expectedIndex - window); j <= expectedIndex + window; j++) {
+            if (j != expectedIndex && data(fingerprint, j) == imm) return j;
+        }
+        return -1;
+    }
+
+    /** A credit return saying the sender of it has freed {@code totalFreed} slots since the link opened. */
+    public static int credit(long totalFreed) {
+        if (totalFreed < 1) throw new IllegalArgumentException("a credit return frees at least one slot, got " + totalFreed);
+        return CREDIT_FLAG | (int) (totalFreed & PAYLOAD);
+    }
+
+    /**
+     * Slots newly freed by a credit carrying {@code imm}, given {@code freed} counted so far: 0 for a
+     * stale (duplicated or overtaken) credit.
+     */
+    public static long newlyFreed(int imm, long freed) {
+        int delta = (payload(imm) - (int) (freed & PAYLOAD)) & PAYLOAD;
+        return delta > (PAYLOAD >>> 1) ? 0 : delta;
     }
 
     public static boolean isCredit(int imm) {

@@ -57,7 +57,10 @@ public final class Link implements AutoCloseable {
     private final MemoryRegion slotsRegion;
     private final WorkCompletion[] wcs = WorkCompletion.array(16);
     private final RecvWr recvWr = new RecvWr(WrIds.RECV, Sge.EMPTY);
-    private final SendWr[] creditWrs;
+    /** Refilled for every credit return, whose immediate is the running total ({@link ImmCodec#credit}). */
+    private final SendWr creditWr = SendWr.send(WrIds.CREDIT, Sge.EMPTY);
+    /** The CRC-32C trailers (JCCL_CHECKSUM); null on a link without checksums. */
+    private final Trailers trailers;
     /** Refilled for every data chunk: the provider copies what it needs during postSend (see SendWr). */
     private final SendWr dataWr = SendWr.send(WrIds.DATA, Sge.EMPTY);
     private RemoteBuffer peerSlots;
@@ -67,9 +70,7 @@ public final class Link implements AutoCloseable {
     private SendListener sendListener;
 
     /** Told when a data chunk posted on this link has completed locally (its source may be reused). */
-    public interface SendListener {
-        void sendCompleted(int op);
-    }
+    public interface SendListener { void sendCompleted(int op); }
 
     private Link(int peer, int channel, int pdIndex, ProtectionDomain pd, FifoDescriptor fifo) {
         this.peer = peer;
@@ -78,7 +79,8 @@ public final class Link implements AutoCloseable {
         this.pd = pd;
         this.fifo = fifo;
         int n = fifo.slotCount();
-        int sendDepth = 2 * n + 2;
+        // With checksums each chunk takes two send-queue entries: its trailer and itself.
+        int sendDepth = (fifo.checksummed() ? 3 : 2) * n + 2;
         int recvDepth = 2 * n;
         this.cq = pd.context().createCq(sendDepth + recvDepth);
         try {
@@ -91,13 +93,13 @@ public final class Link implements AutoCloseable {
             this.slots = pd.allocate(fifo.totalBytes());
             this.slotsRegion = pd.register(slots, EnumSet.of(Access.LOCAL_WRITE, Access.REMOTE_WRITE));
             this.slotsView = plainNative(slots);
+            this.trailers = fifo.checksummed() ? new Trailers(pd, fifo, slotsView) : null;
         } catch (RuntimeException e) {
             close();
             throw e;
         }
-        this.window = new SendWindow(n, sendDepth);
+        this.window = new SendWindow(n, sendDepth, fifo.checksummed() ? 2 : 1);
         this.arrivals = new ArrivalRing(n);
-        this.creditWrs = new SendWr[n];
         qp.modifyToInit();
         for (int i = 0; i < recvDepth; i++) postRecv();
     }
@@ -124,15 +126,12 @@ public final class Link implements AutoCloseable {
         if (remoteSlots.length() != fifo.totalBytes()) {
             throw new IllegalStateException("rank " + peer + " offers a FIFO of " + remoteSlots.length() + " bytes on channel "
                     + channel + " but this rank uses " + fifo.totalBytes() + " (" + fifo.slotCount() + " x " + fifo.slotBytes()
-                    + "): JCCL_BUFFSIZE or JCCL_CHUNKSIZE differ between the ranks");
+                    + (fifo.checksummed() ? ", with checksum trailers" : "")
+                    + "): JCCL_BUFFSIZE, JCCL_CHUNKSIZE or JCCL_CHECKSUM differ between the ranks");
         }
         qp.modifyToRtr(remote);
         qp.modifyToRts();
         this.peerSlots = remoteSlots;
-        // Zero bytes into the peer's FIFO: a valid target even for providers that check the rkey of an empty write.
-        for (int k = 1; k <= creditWrs.length; k++) {
-            creditWrs[k - 1] = SendWr.writeWithImm(WrIds.CREDIT, Sge.EMPTY, remoteSlots.address(), remoteSlots.rkey(), ImmCodec.credit(k));
-        }
     }
 
     public int peer() { return peer; }
@@ -158,7 +157,7 @@ public final class Link implements AutoCloseable {
         if (wc.opcode() == WcOpcode.RECV_RDMA_WITH_IMM) {
             int imm = wc.imm();
             if (ImmCodec.isCredit(imm)) {
-                if (!window.freed(ImmCodec.payload(imm))) {
+                if (!window.credited(imm)) {
                     throw new ExecFailure.LinkLost(peer, channel, null, "peer returned credits for chunks never sent (" + window.describe() + ")");
                 }
             } else if (!arrivals.arrive(imm, wc.byteLen())) {
@@ -169,6 +168,8 @@ public final class Link implements AutoCloseable {
             sendListener.sendCompleted(window.dataCompleted());
         } else if (wc.wrId() == WrIds.CREDIT) {
             window.creditCompleted();
+        } else if (wc.wrId() == WrIds.CHECKSUM) {
+            window.trailerCompleted();
         }
     }
 
@@ -197,41 +198,41 @@ public final class Link implements AutoCloseable {
      * slot with the fingerprint as immediate. The caller checked {@link #canSend()}; {@code listener}
      * hears of the local completion as {@code op}.
      */
-    public void postData(long address, long bytes, int lkey, int fingerprint, SendListener listener, int op) {
+    public void postData(long address, long bytes, int lkey, int fingerprint, int crc, SendListener listener, int op) {
         checkUsable();
-        SendWr wr = dataWr.set(WrIds.DATA, Opcode.RDMA_WRITE_WITH_IMM, address, bytes, lkey,
-                peerSlots.at(fifo.offsetOf(window.nextChunk())), peerSlots.rkey(), ImmCodec.data(fingerprint), true);
-        boolean posted;
-        try {
-            posted = qp.postSend(wr);
-        } catch (VerbsException e) {
-            throw refused(e);
+        long chunk = window.nextChunk();
+        if (trailers != null) {
+            post(trailers.trailer(chunk, crc, peerSlots));
+            window.trailerPosted();
         }
-        if (!posted) throw new ExecFailure.LinkLost(peer, channel, null, "send queue full although credits allowed the chunk");
+        post(dataWr.set(WrIds.DATA, Opcode.RDMA_WRITE_WITH_IMM, address, bytes, lkey,
+                peerSlots.at(fifo.offsetOf(chunk)), peerSlots.rkey(), ImmCodec.data(fingerprint, chunk), true));
         sendListener = listener;
         window.dataPosted(op);
     }
 
+    private void post(SendWr wr) {
+        boolean posted;
+        try { posted = qp.postSend(wr); } catch (VerbsException e) { throw refused(e); }
+        if (!posted) throw new ExecFailure.LinkLost(peer, channel, null, "send queue full although credits allowed the chunk");
+    }
+
+    /** The checksum trailers, or null on a link without JCCL_CHECKSUM. */
+    Trailers trailers() { return trailers; }
+
     /** Whether the next chunk from the peer has arrived. */
-    public boolean hasArrival() {
-        return arrivals.hasNext();
-    }
-
-    public int arrivalImm() {
-        return arrivals.nextImm();
-    }
-
-    public long arrivalBytes() {
-        return arrivals.nextBytes();
-    }
+    public boolean hasArrival() { return arrivals.hasNext(); }
+    public int arrivalImm() { return arrivals.nextImm(); }
+    public long arrivalBytes() { return arrivals.nextBytes(); }
+    /** Index (counted on this link since it opened) of the next chunk to apply; part of its immediate. */
+    public long arrivalChunk() { return arrivals.next(); }
+    public int slotCount() { return fifo.slotCount(); }
 
     /**
      * The FIFO memory, and ({@link #arrivalOffset()}) the offset in it of the next chunk to apply.
      * Always a plain native segment, even where the provider's memory is a mapped file (shm): the
-     * Vector API compiles a kernel's loads to SIMD only for the segment class it has seen, and a
-     * call site that sees both the callers' native buffers and mapped slots falls back to a
-     * generic path about a hundred times slower. The view lives as long as this link: it is only
-     * used by the progress thread, which also closes the link.
+     * Vector API compiles loads to SIMD only for the segment class it has seen, and a call site that
+     * sees mapped slots too falls back to a path about a hundred times slower. Lives as long as the link.
      */
     public MemorySegment slots() {
         return slotsView;
@@ -259,10 +260,13 @@ public final class Link implements AutoCloseable {
      */
     public int flushCredits(boolean force) {
         int n = arrivals.toReturn();
-        if (n == 0 || (!force && 2 * n < fifo.slotCount()) || !window.roomInSendQueue()) return 0;
+        if (n == 0 || (!force && 2 * n < fifo.slotCount()) || !window.roomInSendQueue(1)) return 0;
         checkUsable();
+        // Zero bytes into the peer's FIFO: a valid target even for providers that check the rkey of an empty write.
+        creditWr.set(WrIds.CREDIT, Opcode.RDMA_WRITE_WITH_IMM, 0, 0, 0, peerSlots.address(), peerSlots.rkey(),
+                ImmCodec.credit(arrivals.returnedTotalAfterThis()), true);
         try {
-            if (!qp.postSend(creditWrs[n - 1])) return 0;
+            if (!qp.postSend(creditWr)) return 0;
         } catch (VerbsException e) {
             throw refused(e);
         }

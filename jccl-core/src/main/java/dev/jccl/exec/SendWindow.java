@@ -16,19 +16,25 @@ final class SendWindow {
     private long freed;
     private long completed;
     private int creditsInFlight;
+    /** Checksum trailers posted and not yet completed (JCCL_CHECKSUM: one ahead of every chunk). */
+    private int trailersInFlight;
 
-    SendWindow(int slots, int sendDepth) {
+    private final int entriesPerChunk;
+
+    /** {@code entriesPerChunk}: send-queue entries one data chunk takes (2 with a checksum trailer). */
+    SendWindow(int slots, int sendDepth, int entriesPerChunk) {
         this.slots = slots;
         this.sendDepth = sendDepth;
+        this.entriesPerChunk = entriesPerChunk;
         this.opOf = new int[slots];
     }
 
     boolean canPostData() {
-        return posted - freed < slots && posted - completed < slots && roomInSendQueue();
+        return posted - freed < slots && posted - completed < slots && roomInSendQueue(entriesPerChunk);
     }
 
-    boolean roomInSendQueue() {
-        return (int) (posted - completed) + creditsInFlight < sendDepth;
+    boolean roomInSendQueue(int entries) {
+        return (int) (posted - completed) + creditsInFlight + trailersInFlight + entries <= sendDepth;
     }
 
     /** The chunk index the next data chunk gets (which slot of the peer's FIFO it fills). */
@@ -47,10 +53,21 @@ final class SendWindow {
         return opOf[(int) (completed++ % slots)];
     }
 
-    /** The peer freed {@code n} slots; false if it freed more than were ever sent (a broken peer). */
-    boolean freed(int n) {
-        freed += n;
+    /**
+     * A credit return arrived ({@link ImmCodec#credit}: a cumulative count, so a duplicated or
+     * overtaken one frees nothing); false if the peer freed more than were ever sent (a broken peer).
+     */
+    boolean credited(int imm) {
+        freed += ImmCodec.newlyFreed(imm, freed);
         return freed <= posted;
+    }
+
+    void trailerPosted() {
+        trailersInFlight++;
+    }
+
+    void trailerCompleted() {
+        trailersInFlight--;
     }
 
     void creditPosted() {

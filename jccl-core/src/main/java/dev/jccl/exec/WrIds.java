@@ -10,4 +10,6 @@ final class WrIds {
     static final long DATA = 2;
     /** A zero-length credit return. */
     static final long CREDIT = 3;
+    /** The CRC-32C trailer written ahead of a data chunk (JCCL_CHECKSUM). */
+    static final long CHECKSUM = 4;
 }

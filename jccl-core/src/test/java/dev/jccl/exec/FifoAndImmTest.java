@@ -47,4 +47,32 @@ class FifoAndImmTest {
         assertEquals(5, ImmCodec.payload(ImmCodec.credit(5)));
         assertThrows(IllegalArgumentException.class, () -> ImmCodec.credit(0));
     }
+
+    @Test
+    void chunkIndexInTheImmediateExposesMisplacedChunks() {
+        int fp = 0x1234_5678;
+        for (long i = 0; i < 64; i++) {
+            assertFalse(ImmCodec.isCredit(ImmCodec.data(fp, i)));
+            assertEquals(-1, ImmCodec.misplacedIndex(ImmCodec.data(fp, i), fp, i, 16));
+            if (i > 0) assertEquals(i - 1, ImmCodec.misplacedIndex(ImmCodec.data(fp, i - 1), fp, i, 16), "a duplicate");
+            assertEquals(i + 1, ImmCodec.misplacedIndex(ImmCodec.data(fp, i + 1), fp, i, 16), "a lost or overtaken chunk");
+        }
+        assertEquals(-1, ImmCodec.misplacedIndex(ImmCodec.data(fp ^ 1, 3), fp, 3, 16), "another operation's chunk");
+    }
+
+    @Test
+    void creditsAreCumulativeSoDuplicatesFreeNothing() {
+        assertEquals(5, ImmCodec.newlyFreed(ImmCodec.credit(5), 0));
+        assertEquals(0, ImmCodec.newlyFreed(ImmCodec.credit(5), 5), "a duplicate");
+        assertEquals(0, ImmCodec.newlyFreed(ImmCodec.credit(3), 5), "an overtaken one");
+        assertEquals(2, ImmCodec.newlyFreed(ImmCodec.credit(1L << 31 | 1), (1L << 31) - 1), "across the 31-bit wrap");
+    }
+
+    @Test
+    void checksumTrailersFollowTheSlots() {
+        FifoDescriptor f = new FifoDescriptor(8, 128).withChecksums(true);
+        assertEquals(8 * 128 + 64, f.totalBytes());
+        assertEquals(8 * 128 + 4 * 3, f.crcOffsetOf(11));
+        assertEquals(8 * 128, new FifoDescriptor(8, 128).totalBytes());
+    }
 }

@@ -4,6 +4,9 @@ import dev.jccl.CommOptions;
 import dev.jccl.Communicator;
 import dev.jccl.Jccl;
 import dev.jccl.bootstrap.MemoryStore;
+import dev.jccl.testkit.debug.DebugProvider;
+import dev.jccl.testkit.debug.FaultSpec;
+import dev.jccl.testkit.debug.Faults;
 
 import java.util.HashMap;
 import java.util.List;
@@ -43,14 +46,40 @@ public final class CommRanks {
 
     /** Like {@link #run(int, Map, Body)} with knobs per rank (e.g. JCCL_HOST_ID). */
     public static <T> List<T> run(int n, IntFunction<Map<String, String>> knobsOf, Body<T> body) {
+        return run(n, knobsOf, null, RUN_TIMEOUT_NS, body);
+    }
+
+    /**
+     * Like {@link #run(int, IntFunction, Body)} with every rank's traffic through the fault-injecting
+     * {@link DebugProvider} (JCCL_TRANSPORT=debug), each rank thread bound to its rank under
+     * {@code faults} (which selects ranks itself: {@code delay=rank2:2ms}).
+     */
+    public static <T> List<T> runWithFaults(int n, IntFunction<Map<String, String>> knobsOf, FaultSpec faults, Body<T> body) {
+        return runWithFaults(n, knobsOf, faults, RUN_TIMEOUT_NS, body);
+    }
+
+    /** {@link #runWithFaults(int, IntFunction, FaultSpec, Body)} under a bound of its own on the whole run. */
+    public static <T> List<T> runWithFaults(int n, IntFunction<Map<String, String>> knobsOf, FaultSpec faults, long runTimeoutNs,
+                                            Body<T> body) {
+        return run(n, r -> {
+            Map<String, String> k = new HashMap<>(knobsOf.apply(r));
+            k.put("JCCL_TRANSPORT", DebugProvider.NAME);
+            return k;
+        }, faults, runTimeoutNs, body);
+    }
+
+    private static <T> List<T> run(int n, IntFunction<Map<String, String>> knobsOf, FaultSpec faults, long runTimeoutNs, Body<T> body) {
         try (PrivateShmDir dir = PrivateShmDir.create("jccl-comm-"); MemoryStore store = new MemoryStore()) {
-            return RankRunner.map(n, RUN_TIMEOUT_NS, rank -> {
+            return RankRunner.map(n, runTimeoutNs, rank -> {
                 Map<String, String> k = new HashMap<>(knobsOf.apply(rank));
                 k.putIfAbsent("JCCL_SHM_DIR", dir.toString());
                 k.putIfAbsent("JCCL_TIMEOUT", DEFAULT_TIMEOUT);
                 CommOptions options = CommOptions.builder().rank(rank).size(n).store(store).ignoreEnvironment().knobs(k).build();
+                if (faults != null) Faults.bind(rank, faults);
                 try (Communicator comm = Jccl.init(options)) {
                     return body.run(comm);
+                } finally {
+                    if (faults != null) Faults.unbind();
                 }
             });
         }

@@ -2,6 +2,7 @@ package dev.jccl.testkit;
 
 import dev.jccl.config.Config;
 import dev.jccl.config.Knobs;
+import dev.jccl.testkit.debug.DebugProvider;
 import dev.jccl.verbs.Device;
 import dev.jccl.verbs.PortState;
 import dev.jccl.verbs.Providers;
@@ -61,8 +62,11 @@ public record ProviderTarget(String providerName, String label, Config config, P
         out.add(of("shm", Map.of(), PrivateMemoryRule.REFUSE_REMOTE));
         out.add(of("tcp", Map.of(Knobs.QPS_PER_CONNECTION.name(), "1"), PrivateMemoryRule.EITHER));
         out.add(of("tcp", Map.of(Knobs.QPS_PER_CONNECTION.name(), "4"), PrivateMemoryRule.EITHER));
+        // The fault-injecting wrapper without faults must be the provider it wraps, request for request.
+        out.add(of(DebugProvider.NAME, Map.of(Knobs.TRANSPORT.name(), "debug,shm"), PrivateMemoryRule.REFUSE_REMOTE));
+        out.add(of(DebugProvider.NAME, Map.of(Knobs.TRANSPORT.name(), "debug,tcp"), PrivateMemoryRule.EITHER));
         for (VerbsProvider p : Providers.all()) {
-            if (!p.name().equals("shm") && !p.name().equals("tcp")) {
+            if (!p.name().equals("shm") && !p.name().equals("tcp") && !p.name().equals(DebugProvider.NAME)) {
                 out.add(of(p.name(), Map.of(), PrivateMemoryRule.EITHER));
             }
         }
