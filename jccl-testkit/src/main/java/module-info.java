@@ -12,4 +12,5 @@ module dev.jccl.testkit {
     exports dev.jccl.testkit;
     exports dev.jccl.testkit.ddp;
     exports dev.jccl.testkit.jvm;
+    exports dev.jccl.testkit.netns;
 }

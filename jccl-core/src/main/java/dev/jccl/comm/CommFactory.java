@@ -55,7 +55,8 @@ public final class CommFactory {
         Config config = options.readEnvironment() ? Config.fromEnvironment(options.knobs()) : Config.of(options.knobs());
         Log.setRank(options.rank());
         Log.configure(config);
-        String storeHost = options.store() instanceof TcpStoreClient c ? c.endpoint().substring(0, c.endpoint().lastIndexOf(':')) : null;
+        String storeHost = options.rendezvous() != null ? options.rendezvous().environment().masterAddr()
+                : options.store() instanceof TcpStoreClient c ? c.endpoint().substring(0, c.endpoint().lastIndexOf(':')) : null;
         return create(options.store(), null, options.rank(), options.size(), SocketInterface.forStore(config, storeHost),
                 options.namespace(),
                 rankTimeline(config, options.rank()));
