@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -46,13 +47,17 @@ final class AbortBoard {
 
     /**
      * Every rank's published recorder, waiting at most {@code waitNs} for all of them but
-     * {@code lostRank} (a rank known dead never publishes; -1 if none).
+     * {@code lost} (ranks known or likely dead never publish).
      */
-    Map<Integer, List<FlightRecorder.Published>> gatherRecorders(long waitNs, int lostRank) {
+    Map<Integer, List<FlightRecorder.Published>> gatherRecorders(long waitNs, Set<Integer> lost) {
         List<String> keys = new ArrayList<>();
-        for (int r = 0; r < size; r++) keys.add("recorder/" + r);
+        List<String> awaited = new ArrayList<>();
+        for (int r = 0; r < size; r++) {
+            keys.add("recorder/" + r);
+            if (!lost.contains(r)) awaited.add("recorder/" + r);
+        }
         try {
-            store.wait(keys.stream().filter(k -> !k.equals("recorder/" + lostRank)).toList(), waitNs);
+            store.wait(awaited, waitNs);
         } catch (StoreTimeoutException e) {
             // Report what the ranks that answered said; the others are named as silent.
         }

@@ -96,7 +96,7 @@ public final class CommFactory {
         PlanCache plans = new PlanCache(rank, who.topology(), overrides, fifo);
         Scratch scratch = new Scratch();
         Failures failures = new Failures(rank, size, timeoutNs, new AbortBoard(ns, rank, size), links,
-                new FlightRecorder(RECORDER_ENTRIES, rank, size));
+                new FlightRecorder(RECORDER_ENTRIES, rank, size), hostOf);
         OpQueue ops = new OpQueue(new RunBuilder(size, plans, links, scratch, kernels, timeline), failures::checkBoard);
         CommEngine engine = new CommEngine("jccl-progress-" + namespace.replace('/', '-') + "-r" + rank,
                 new CommEngine.Resources(transports, links, scratch, timeline), ops, failures,

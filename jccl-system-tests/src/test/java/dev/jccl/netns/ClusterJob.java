@@ -76,12 +76,19 @@ final class ClusterJob implements AutoCloseable {
 
     /** Waits (at most {@code seconds}) until every rank has written a line starting with {@code tag}. */
     void awaitAll(String tag, long seconds) throws InterruptedException {
+        List<Integer> all = new ArrayList<>();
+        for (int r = 0; r < ranks(); r++) all.add(r);
+        await(tag, all, seconds);
+    }
+
+    /** Waits (at most {@code seconds}) until each of {@code ranks} has written a line starting with {@code tag}. */
+    void await(String tag, List<Integer> ranks, long seconds) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
         while (true) {
             boolean all = true;
-            for (int r = 0; r < ranks() && all; r++) all = !lines(r, tag).isEmpty();
+            for (int i = 0; i < ranks.size() && all; i++) all = !lines(ranks.get(i), tag).isEmpty();
             if (all) return;
-            if (System.nanoTime() > deadline) throw new AssertionError("not every rank said " + tag + " within " + seconds + " s" + output());
+            if (System.nanoTime() > deadline) throw new AssertionError("not every rank of " + ranks + " said " + tag + " within " + seconds + " s" + output());
             Thread.sleep(20);
         }
     }
