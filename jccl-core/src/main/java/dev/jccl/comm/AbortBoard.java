@@ -37,6 +37,27 @@ final class AbortBoard {
         return now == null ? mine : AbortRecord.decode(now);
     }
 
+    /** A rank that closed its communicator after {@code collectives} collectives, the last one {@code last}. */
+    record Closed(int rank, long collectives, String last) {}
+
+    /** One read of the board: the first failure, if any, and the ranks that closed so far. */
+    record Snapshot(Optional<AbortRecord> abort, List<Closed> closed) {}
+
+    Snapshot snapshot() {
+        Optional<AbortRecord> abort = poll();
+        if (store.add(CloseHandshake.CLOSED_COUNT, 0) == 0) return new Snapshot(abort, List.of());
+        List<Closed> closed = new ArrayList<>();
+        for (int r = 0; r < size; r++) {
+            if (r == rank) continue;
+            int who = r;
+            store.tryGet(CloseHandshake.closedKey(r)).ifPresent(v -> {
+                String[] f = new String(v, StandardCharsets.UTF_8).split(" ", 2);
+                closed.add(new Closed(who, Long.parseLong(f[0]), f.length > 1 ? f[1] : "none"));
+            });
+        }
+        return new Snapshot(abort, closed);
+    }
+
     Optional<AbortRecord> poll() {
         return store.tryGet(ABORT).map(AbortRecord::decode);
     }

@@ -30,6 +30,16 @@ final class Failures {
         }
     }
 
+    /** The current collective waits for a rank that closed its communicator before it. */
+    static final class PeerClosed extends RuntimeException {
+        final AbortBoard.Closed closed;
+
+        PeerClosed(AbortBoard.Closed closed) {
+            super("rank " + closed.rank() + " closed its communicator", null, false, false);
+            this.closed = closed;
+        }
+    }
+
     /** The current operation made no progress for JCCL_TIMEOUT. */
     static final class StallTimeout extends RuntimeException {
         final long stalledNs;
@@ -50,7 +60,8 @@ final class Failures {
     private final FlightRecorder recorder;
     private final List<String> hostOf;
     private long lastBoardPollNs; // progress thread only
-    private CompletableFuture<Optional<AbortRecord>> polling; // guarded by this: the board read in flight
+    private CompletableFuture<AbortBoard.Snapshot> polling; // guarded by this: the board read in flight
+    private volatile List<AbortBoard.Closed> closedPeers = List.of();
 
     Failures(int rank, int size, long timeoutNs, AbortBoard board, LinkTable links, FlightRecorder recorder, List<String> hostOf) {
         this.hostOf = List.copyOf(hostOf);
@@ -73,6 +84,15 @@ final class Failures {
         if ((current == null || now - lastProgressNs > pollNs) && now - lastBoardPollNs > pollNs) {
             lastBoardPollNs = now;
             checkBoard();
+            checkClosedPeers(current);
+        }
+    }
+
+    /** A collective numbered at or past a closed rank's count of collectives is one it will never join. */
+    private void checkClosedPeers(Operation current) {
+        if (current == null || current.desc == null || current.desc.kind().pointToPoint()) return;
+        for (AbortBoard.Closed c : closedPeers) {
+            if (current.desc.matchSeq() >= c.collectives()) throw new PeerClosed(c);
         }
     }
 
@@ -83,8 +103,8 @@ final class Failures {
      * looked at again next time.
      */
     synchronized void checkBoard() {
-        if (polling == null) polling = StoreBound.start(board::poll);
-        Optional<Optional<AbortRecord>> rec;
+        if (polling == null) polling = StoreBound.start(board::snapshot);
+        Optional<AbortBoard.Snapshot> rec;
         try {
             rec = StoreBound.await(polling, StoreBound.POLL_NS);
         } catch (RuntimeException storeDown) {
@@ -93,7 +113,8 @@ final class Failures {
         }
         if (rec.isEmpty()) return;
         polling = null;
-        if (rec.get().isPresent()) throw new AbortSeen(rec.get().get());
+        closedPeers = rec.get().closed();
+        if (rec.get().abort().isPresent()) throw new AbortSeen(rec.get().abort().get());
     }
 
     /** Whether nothing progressed since {@code lastProgressNs} for JCCL_TIMEOUT plus a grace period (the progress thread should have failed it by then). */
@@ -145,7 +166,7 @@ final class Failures {
                 // the report names the ranks that did not answer
             }
         }
-        boolean expected = t instanceof AbortSeen || t instanceof StallTimeout || t instanceof ExecFailure;
+        boolean expected = t instanceof AbortSeen || t instanceof StallTimeout || t instanceof ExecFailure || t instanceof PeerClosed;
         Failure f = FailureReport.build(first, rank, size, recs, mine, localState, recorder.dump(rank), expected ? null : t);
         record(rank, f, mine);
         return f;
@@ -164,10 +185,17 @@ final class Failures {
         return lost;
     }
 
+    private AbortRecord closedBefore(AbortBoard.Closed c, String where) {
+        return new AbortRecord(Failure.Kind.PEER_LOST, rank, c.rank(), "rank " + c.rank() + " closed its communicator after "
+                + (c.collectives() == 0 ? "issuing no collective" : c.collectives() + " collectives, the last " + c.last())
+                + "; " + where + " needs it");
+    }
+
     /** This rank's failure as it would have published it, when the store cannot take it. */
     private AbortRecord unpublished(Throwable t, OpDescriptor mine, String why) {
         if (t instanceof AbortSeen a) return a.record;
         String where = mine == null ? "between operations" : mine.describe() + " (seq " + mine.opSeq() + " on rank " + rank + ")";
+        if (t instanceof PeerClosed p) return closedBefore(p.closed, where);
         if (t instanceof ExecFailure.LinkLost l && l.peerGone()) {
             return new AbortRecord(Failure.Kind.PEER_LOST, rank, l.peer(), "rank " + rank + " lost its link to rank " + l.peer()
                     + " in " + where + ": " + l.getMessage() + " (" + why + ")");
@@ -186,6 +214,7 @@ final class Failures {
         String where = mine == null ? "between operations" : mine.describe() + " (seq " + mine.opSeq() + " on rank " + rank + ")";
         return switch (t) {
             case AbortSeen a -> a.record;
+            case PeerClosed p -> board.raise(closedBefore(p.closed, where));
             case ExecFailure.Mismatch m -> board.raise(new AbortRecord(Failure.Kind.MISMATCH, rank, -1,
                     "detected by rank " + rank + " in " + where + ": " + m.getMessage()));
             case ExecFailure.LinkLost l -> board.poll().orElseGet(() -> board.raise(l.peerGone()
