@@ -54,11 +54,13 @@ class HostFaultTest {
                 cluster.link(1).up();
             }
             List<Detection> d = Detection.of(job, List.of(0, 1, 2, 3), at);
+            for (Detection x : d) assertTrue(x.message().matches(".*(lost rank|link to rank) [0-3]\\b.*"), "names a lost rank: " + x);
             Files.createFile(signals.resolve("again"));
             job.awaitAll("AGAIN", 60);
-            report("link down", d);
+            Scenarios.report("link of host 1 down", "every rank fails, names a lost rank", "slowest " + Detection.slowestMs(d) + " ms after the fault");
             assertTrue(Detection.slowestMs(d) < 5_000 + 2_000, "every rank within 5 s (slack for a busy machine): " + d);
             for (int r = 0; r < 4; r++) assertEquals(List.of("AGAIN ok=true"), job.lines(r, "AGAIN"), job.output());
+            Scenarios.report("link back up after that error", "a new communicator in the same JVMs works", "4 of 4 ranks");
         }
     }
 
@@ -70,7 +72,8 @@ class HostFaultTest {
             assertTrue(cluster.killHost(1) >= 3, "the launcher and two ranks of host 1");
             job.await("ERROR", List.of(0, 1), 30);
             List<Detection> d = Detection.of(job, List.of(0, 1), at);
-            report("host 1 killed", d);
+            Scenarios.report("SIGKILL of every rank on host 1", "survivors fail naming a lost rank",
+                    "slowest " + Detection.slowestMs(d) + " ms after the kill");
             assertTrue(Detection.slowestMs(d) < 2_000 + 1_000, "survivors within 2 s: " + d);
             for (Detection x : d) assertTrue(x.message().matches(".*rank [23]\\b.*"), "names a lost rank: " + x);
         }
@@ -84,13 +87,10 @@ class HostFaultTest {
             assertTrue(cluster.killHost(0) >= 3, "the launcher (and its store) and two ranks of host 0");
             job.await("ERROR", List.of(2, 3), 30);
             List<Detection> d = Detection.of(job, List.of(2, 3), at);
-            report("store host 0 killed", d);
+            Scenarios.report("store host (host 0) killed", "survivors fail naming a lost rank", "slowest " + Detection.slowestMs(d) + " ms after the kill");
             assertTrue(Detection.slowestMs(d) < 2_000 + 1_000, "survivors within 2 s: " + d);
             for (Detection x : d) assertTrue(x.message().matches(".*rank [01]\\b.*"), "names a lost rank: " + x);
         }
     }
 
-    static void report(String what, List<Detection> d) {
-        System.out.println("SCENARIO " + what + ": slowest rank failed " + Detection.slowestMs(d) + " ms after the fault; " + d);
-    }
 }

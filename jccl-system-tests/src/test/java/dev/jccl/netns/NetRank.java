@@ -24,7 +24,11 @@ import java.util.zip.CRC32C;
  * <ul>
  *   <li>{@code verify COUNT...}: allReduce (SUM, float32 of small integers, so any order of addition
  *       is exact) of every count, and {@code RESULT count=N crc=X ok=B} against the reference;</li>
- *   <li>{@code bench BYTES ITERS}: {@code BENCH bytes=B seconds=S busbw=G} (GB/s, ring formula);</li>
+ *   <li>{@code phases BYTES ITERS SIGNALDIR N}: for each phase k &lt; N, once SIGNALDIR/phase-k appears (the
+ *       test shaped the links), ITERS out-of-place allReduces of BYTES, checked against the reference:
+ *       {@code BENCH phase=k bytes=B seconds=S busbw=G ok=B} (seconds per allReduce on this rank, GB/s);</li>
+ *   <li>{@code close-early RANK}: that rank closes after one allReduce; the others go on with a
+ *       second, and report {@code ERROR at=EPOCHMS} (they must fail, naming it);</li>
  *   <li>{@code fault BYTES SIGNALDIR}: allReduces of BYTES until one fails (at most {@link #FAULT_LOOP_NS}),
  *       {@code ARMED} after the first, {@code ERROR at=EPOCHMS msg=...} on the failure; then, when
  *       SIGNALDIR/again appears, a new communicator in this JVM: {@code AGAIN ok=B}.</li>
@@ -40,7 +44,9 @@ public final class NetRank {
         try (Communicator comm = Jccl.init()) {
             switch (args[0]) {
                 case "verify" -> verify(comm, args);
-                case "bench" -> bench(comm, Long.parseLong(args[1]), Integer.parseInt(args[2]));
+                case "phases" -> phases(comm, Long.parseLong(args[1]), Integer.parseInt(args[2]), Path.of(args[3]),
+                        Integer.parseInt(args[4]));
+                case "close-early" -> closeEarly(comm, Integer.parseInt(args[1]));
                 case "fault" -> fault(comm, Long.parseLong(args[1]), Path.of(args[2]));
                 default -> throw new IllegalArgumentException("unknown mode " + args[0]);
             }
@@ -63,17 +69,41 @@ public final class NetRank {
         }
     }
 
-    private static void bench(Communicator comm, long bytes, int iters) {
+    private static void phases(Communicator comm, long bytes, int iters, Path signals, int phases) throws InterruptedException {
         long count = bytes / 4;
-        MemorySegment buf = Arena.ofAuto().allocate(bytes, 64);
-        fill(buf, count, comm.rank());
-        comm.allReduce(buf, count, DataType.FLOAT32, ReduceOp.SUM).await(); // warm-up: links exist
+        MemorySegment in = Arena.ofAuto().allocate(bytes, 64);
+        MemorySegment out = Arena.ofAuto().allocate(bytes, 64);
+        fill(in, count, comm.rank());
+        comm.allReduce(in, out, count, DataType.FLOAT32, ReduceOp.SUM).await(); // warm-up: every link exists
+        for (int k = 0; k < phases; k++) {
+            Path go = signals.resolve("phase-" + k);
+            long deadline = System.nanoTime() + AGAIN_WAIT_NS;
+            while (!Files.exists(go) && System.nanoTime() < deadline) Thread.sleep(20);
+            if (!Files.exists(go)) throw new IllegalStateException("no " + go + " within 30 s");
+            comm.barrier().await();
+            out.fill((byte) 0);
+            long t0 = System.nanoTime();
+            for (int i = 0; i < iters; i++) comm.allReduce(in, out, count, DataType.FLOAT32, ReduceOp.SUM).await();
+            double seconds = (System.nanoTime() - t0) / 1e9 / iters;
+            boolean ok = true;
+            for (long e = 0; e < count && ok; e++) ok = out.getAtIndex(ValueLayout.JAVA_FLOAT, e) == expected(e, comm.size());
+            double busbw = bytes / seconds / 1e9 * 2.0 * (comm.size() - 1) / comm.size();
+            say(String.format(Locale.ROOT, "BENCH phase=%d bytes=%d seconds=%.6f busbw=%.3f ok=%b", k, bytes, seconds, busbw, ok));
+        }
+    }
+
+    private static void closeEarly(Communicator comm, int closer) {
+        MemorySegment buf = Arena.ofAuto().allocate(4L << 20, 64);
+        comm.allReduce(buf, 1 << 20, DataType.FLOAT32, ReduceOp.SUM).await();
         comm.barrier().await();
-        long t0 = System.nanoTime();
-        for (int i = 0; i < iters; i++) comm.allReduce(buf, count, DataType.FLOAT32, ReduceOp.SUM).await();
-        double seconds = (System.nanoTime() - t0) / 1e9 / iters;
-        double busbw = bytes / seconds / 1e9 * 2.0 * (comm.size() - 1) / comm.size();
-        say(String.format(Locale.ROOT, "BENCH bytes=%d seconds=%.6f busbw=%.3f", bytes, seconds, busbw));
+        if (comm.rank() == closer) {
+            say("CLOSING at=" + System.currentTimeMillis());
+            comm.close();
+            say("CLOSED at=" + System.currentTimeMillis());
+            return;
+        }
+        comm.allReduce(buf, 1 << 20, DataType.FLOAT32, ReduceOp.SUM).await();
+        say("NOFAULT: the second allReduce completed without rank " + closer);
     }
 
     private static void fault(Communicator comm, long bytes, Path signals) throws Exception {
