@@ -25,7 +25,7 @@ if grep -qh "SKIPPING network-namespace cluster tests" "$reports"/*netns*-output
 fi
 printf '| %-52s | %-62s | %s\n' "scenario" "outcome" "measured"
 printf '|%s|%s|%s\n' "$(printf -- '-%.0s' {1..54})" "$(printf -- '-%.0s' {1..64})" "-------"
-for f in CrossHostCorrectnessTest LinkShapingTest HostFaultTest; do
+for f in NetnsClusterTest CrossHostCorrectnessTest LinkShapingTest HostFaultTest; do
   grep -h '^SCENARIO | ' "$reports/dev.jccl.netns.$f-output.txt" 2>/dev/null | while IFS='|' read -r _ name outcome figures; do
     printf '| %-52s | %-62s | %s\n' "$(trim <<<"$name")" "$(trim <<<"$outcome")" "$(trim <<<"$figures")"
   done

@@ -10,6 +10,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntFunction;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -31,6 +32,12 @@ final class ClusterJob implements AutoCloseable {
 
     /** Starts the job; {@code env} goes to every rank (JCCL_ALGO, JCCL_DEBUG, ...). */
     static ClusterJob start(NetnsCluster cluster, int ranksPerHost, Map<String, String> env, String... rankArgs) {
+        return start(cluster, ranksPerHost, h -> cluster.address(0) + ":" + STORE_PORT, env, rankArgs);
+    }
+
+    /** With the store's address as host {@code h} sees it, "addr:port" (host 0 hosts it at its own address and STORE_PORT). */
+    static ClusterJob start(NetnsCluster cluster, int ranksPerHost, IntFunction<String> storeOf, Map<String, String> env,
+                            String... rankArgs) {
         ClusterJob job = new ClusterJob(ranksPerHost);
         Map<String, String> all = new HashMap<>(env);
         all.put("JCCL_AUTH_TOKEN", AuthHandshake.newToken());
@@ -40,7 +47,7 @@ final class ClusterJob implements AutoCloseable {
             for (int h = 0; h < cluster.hosts(); h++) {
                 JavaCommand launch = JavaCommand.main("dev.jccl.cli.Main").fastStart().prefixedBy(cluster.exec(h))
                         .args("launch", "--nnodes", Integer.toString(cluster.hosts()), "--node-rank", Integer.toString(h),
-                                "--master-addr", cluster.address(0), "--master-port", Integer.toString(STORE_PORT),
+                                "--master-addr", storeOf.apply(h).split(":")[0], "--master-port", storeOf.apply(h).split(":")[1],
                                 "-N", Integer.toString(ranksPerHost), "--timeout", "90s", "--grace", "1s", "--");
                 launch = launch.args(rank.toArray(String[]::new));
                 job.launchers.add(ChildJvm.start(cluster.hostName(h), launch.toList(), all));

@@ -1,5 +1,6 @@
 package dev.jccl.netns;
 
+import dev.jccl.testkit.jvm.ChildJvm;
 import dev.jccl.testkit.netns.NetnsCluster;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
@@ -10,7 +11,9 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntFunction;
 
 import static org.junit.jupiter.api.Assertions.*;
 
@@ -43,6 +46,24 @@ class NetnsClusterTest {
         assertFalse(java.nio.file.Files.exists(java.nio.file.Path.of("/dev/shm", mark)), "the root /dev/shm is untouched");
         assertFalse(run(List.of("ip", "netns", "list"), "").contains("jcclt-"), "namespaces removed");
         assertFalse(run(List.of("ip", "route", "show"), "").contains("10.213."), "blackhole route removed");
+    }
+
+    @Test
+    @Timeout(120)
+    void aJobWhoseOtherHostReachesTheStoreThroughADelayProxyWorks() throws Exception {
+        try (NetnsCluster cluster = NetnsCluster.start(2);
+             ChildJvm proxy = ChildJvm.start("delay-proxy", cluster.delayProxyCommand(0, 29600, ClusterJob.STORE_PORT, 20, 5).toList(),
+                     Map.of())) {
+            assertTrue(proxy.readLine(TimeUnit.SECONDS.toNanos(30)).startsWith("PROXY listening " + cluster.routerAddress(0)));
+            IntFunction<String> store = h -> h == 0 ? cluster.address(0) + ":" + ClusterJob.STORE_PORT : cluster.routerAddress(0) + ":29600";
+            long start = System.nanoTime();
+            try (ClusterJob job = ClusterJob.start(cluster, 1, store, Map.of(), "verify", "1", "1000003")) {
+                assertEquals(List.of(0, 0), job.await(90), job.output());
+                for (int r = 0; r < 2; r++) assertEquals(2, job.lines(r, "RESULT").stream().filter(l -> l.endsWith("ok=true")).count(), job.output());
+            }
+            Scenarios.report("host 1 reaches the store through a 20 +- 5 ms delay proxy", "correct",
+                    "job took " + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start) + " ms");
+        }
     }
 
     /** {@code prefix} then {@code sh -c script} (or just the prefix when the script is empty); its stdout. */

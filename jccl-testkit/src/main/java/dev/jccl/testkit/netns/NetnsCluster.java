@@ -1,5 +1,6 @@
 package dev.jccl.testkit.netns;
 
+import dev.jccl.testkit.jvm.JavaCommand;
 import org.junit.jupiter.api.Assumptions;
 
 import java.io.IOException;
@@ -113,6 +114,19 @@ public final class NetnsCluster implements AutoCloseable {
     /** The prefix that runs a command in the router namespace (e.g. a delay proxy). */
     public List<String> execInRouter() {
         return List.of("ip", "netns", "exec", Names.ROUTER);
+    }
+
+    /**
+     * The command of a {@link DelayProxy} in the router namespace: it listens on the router's
+     * address on {@code host}'s link, port {@code port}, and forwards to {@code host}'s
+     * {@code targetPort}, each way {@code delayMs} +- {@code jitterMs} later; start it as a
+     * {@code ChildJvm} and wait for its "PROXY listening" line. Other hosts reach it at
+     * {@link #routerAddress}{@code (host)}.
+     */
+    public JavaCommand delayProxyCommand(int host, int port, int targetPort, long delayMs, long jitterMs) {
+        return JavaCommand.main(DelayProxy.class).fastStart().prefixedBy(execInRouter()).args(routerAddress(host),
+                Integer.toString(port), address(host), Integer.toString(targetPort), Long.toString(delayMs), Long.toString(jitterMs),
+                "600");
     }
 
     /** The router's address on {@code host}'s link. */
