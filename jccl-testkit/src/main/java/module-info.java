@@ -13,6 +13,7 @@ module dev.jccl.testkit {
     exports dev.jccl.testkit.ddp;
     exports dev.jccl.testkit.jvm;
     exports dev.jccl.testkit.debug;
+    exports dev.jccl.testkit.netns;
 
     provides dev.jccl.verbs.VerbsProvider with dev.jccl.testkit.debug.DebugProvider;
 }

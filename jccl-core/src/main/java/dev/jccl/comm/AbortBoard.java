@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -36,6 +37,27 @@ final class AbortBoard {
         return now == null ? mine : AbortRecord.decode(now);
     }
 
+    /** A rank that closed its communicator after {@code collectives} collectives, the last one {@code last}. */
+    record Closed(int rank, long collectives, String last) {}
+
+    /** One read of the board: the first failure, if any, and the ranks that closed so far. */
+    record Snapshot(Optional<AbortRecord> abort, List<Closed> closed) {}
+
+    Snapshot snapshot() {
+        Optional<AbortRecord> abort = poll();
+        if (store.add(CloseHandshake.CLOSED_COUNT, 0) == 0) return new Snapshot(abort, List.of());
+        List<Closed> closed = new ArrayList<>();
+        for (int r = 0; r < size; r++) {
+            if (r == rank) continue;
+            int who = r;
+            store.tryGet(CloseHandshake.closedKey(r)).ifPresent(v -> {
+                String[] f = new String(v, StandardCharsets.UTF_8).split(" ", 2);
+                closed.add(new Closed(who, Long.parseLong(f[0]), f.length > 1 ? f[1] : "none"));
+            });
+        }
+        return new Snapshot(abort, closed);
+    }
+
     Optional<AbortRecord> poll() {
         return store.tryGet(ABORT).map(AbortRecord::decode);
     }
@@ -46,13 +68,17 @@ final class AbortBoard {
 
     /**
      * Every rank's published recorder, waiting at most {@code waitNs} for all of them but
-     * {@code lostRank} (a rank known dead never publishes; -1 if none).
+     * {@code lost} (ranks known or likely dead never publish).
      */
-    Map<Integer, List<FlightRecorder.Published>> gatherRecorders(long waitNs, int lostRank) {
+    Map<Integer, List<FlightRecorder.Published>> gatherRecorders(long waitNs, Set<Integer> lost) {
         List<String> keys = new ArrayList<>();
-        for (int r = 0; r < size; r++) keys.add("recorder/" + r);
+        List<String> awaited = new ArrayList<>();
+        for (int r = 0; r < size; r++) {
+            keys.add("recorder/" + r);
+            if (!lost.contains(r)) awaited.add("recorder/" + r);
+        }
         try {
-            store.wait(keys.stream().filter(k -> !k.equals("recorder/" + lostRank)).toList(), waitNs);
+            store.wait(awaited, waitNs);
         } catch (StoreTimeoutException e) {
             // Report what the ranks that answered said; the others are named as silent.
         }

@@ -7,6 +7,7 @@ import dev.jccl.trace.Log;
 import dev.jccl.trace.Subsys;
 import dev.jccl.util.Deadline;
 
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.function.BooleanSupplier;
 
@@ -30,6 +31,27 @@ final class CloseHandshake {
         this.size = size;
         this.timeoutNs = timeoutNs;
         this.sliceNs = sliceNs;
+    }
+
+    /** Key of what a closing rank says about itself: how many collectives it issued, and the last one. */
+    static String closedKey(int rank) {
+        return "closed/" + rank;
+    }
+
+    static final String CLOSED_COUNT = "closed/count";
+
+    /**
+     * Tells the ranks still working that this one is gone for good after {@code collectives}
+     * collectives (the last {@code last}), so one that waits in a later collective fails at once
+     * naming it, instead of waiting out JCCL_TIMEOUT for a rank that will never come.
+     */
+    void announce(long collectives, String last) {
+        try {
+            store.set(closedKey(rank), (collectives + " " + last).getBytes(StandardCharsets.UTF_8));
+            store.add(CLOSED_COUNT, 1);
+        } catch (StoreException e) {
+            Log.warn(Subsys.INIT, "rank %d: could not tell the others it is closing: %s", rank, e.getMessage());
+        }
     }
 
     void await(BooleanSupplier giveUp) {

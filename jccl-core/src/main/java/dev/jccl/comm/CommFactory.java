@@ -9,6 +9,7 @@ import dev.jccl.bootstrap.PeerExchange;
 import dev.jccl.bootstrap.PrefixStore;
 import dev.jccl.bootstrap.Rendezvous;
 import dev.jccl.bootstrap.Store;
+import dev.jccl.bootstrap.TcpStoreClient;
 import dev.jccl.config.Config;
 import dev.jccl.config.Knobs;
 import dev.jccl.exec.FifoDescriptor;
@@ -41,7 +42,8 @@ public final class CommFactory {
         Rendezvous rv = Rendezvous.fromEnvironment();
         try {
             int rank = rv.environment().rank();
-            return create(rv.store(), rv, rank, rv.environment().worldSize(), config, "jccl", rankTimeline(config, rank));
+            Config net = SocketInterface.forStore(config, rv.environment().masterAddr());
+            return create(rv.store(), rv, rank, rv.environment().worldSize(), net, "jccl", rankTimeline(config, rank));
         } catch (RuntimeException e) {
             rv.close();
             throw e;
@@ -53,7 +55,10 @@ public final class CommFactory {
         Config config = options.readEnvironment() ? Config.fromEnvironment(options.knobs()) : Config.of(options.knobs());
         Log.setRank(options.rank());
         Log.configure(config);
-        return create(options.store(), null, options.rank(), options.size(), config, options.namespace(),
+        String storeHost = options.rendezvous() != null ? options.rendezvous().environment().masterAddr()
+                : options.store() instanceof TcpStoreClient c ? c.endpoint().substring(0, c.endpoint().lastIndexOf(':')) : null;
+        return create(options.store(), null, options.rank(), options.size(), SocketInterface.forStore(config, storeHost),
+                options.namespace(),
                 rankTimeline(config, options.rank()));
     }
 
@@ -91,7 +96,7 @@ public final class CommFactory {
         PlanCache plans = new PlanCache(rank, who.topology(), overrides, fifo);
         Scratch scratch = new Scratch();
         Failures failures = new Failures(rank, size, timeoutNs, new AbortBoard(ns, rank, size), links,
-                new FlightRecorder(RECORDER_ENTRIES, rank, size));
+                new FlightRecorder(RECORDER_ENTRIES, rank, size), hostOf);
         OpQueue ops = new OpQueue(new RunBuilder(size, plans, links, scratch, kernels, timeline), failures::checkBoard);
         CommEngine engine = new CommEngine("jccl-progress-" + namespace.replace('/', '-') + "-r" + rank,
                 new CommEngine.Resources(transports, links, scratch, timeline), ops, failures,

@@ -43,6 +43,7 @@ final class CommunicatorImpl implements Communicator {
     private final long[] recvSeq;
     private long opSeq;
     private long collectiveSeq;
+    private String lastCollective = "none"; // guarded by issueLock: for the ranks still working when this one closes
     private int splits;
     private WorkImpl lastIssued;
     private volatile boolean closed;
@@ -145,6 +146,7 @@ final class CommunicatorImpl implements Communicator {
                 default -> collectiveSeq++;
             };
             OpDescriptor d = new OpDescriptor(seq, kind, match, count, type, op, rootOrPeer);
+            if (!kind.pointToPoint()) lastCollective = d.describe() + " (seq " + seq + " on rank " + who.rank() + ")";
             WorkImpl work = new WorkImpl(engine, seq);
             o.issued(d, engine.recorder().add(d), work);
             if (staged != null) {
@@ -201,10 +203,14 @@ final class CommunicatorImpl implements Communicator {
     @Override
     public void close() {
         WorkImpl last;
+        long collectives;
+        String lastColl;
         synchronized (issueLock) {
             if (closed) return;
             closed = true;
             last = lastIssued;
+            collectives = collectiveSeq;
+            lastColl = lastCollective;
         }
         if (engine.failure() == null && last != null) {
             try {
@@ -215,6 +221,7 @@ final class CommunicatorImpl implements Communicator {
         }
         if (engine.failure() == null) {
             engine.drain();
+            closing.announce(collectives, lastColl);
             closing.await(engine::nothingToWaitFor);
         }
         shutdown();

@@ -4,7 +4,9 @@ import dev.jccl.exec.ExecFailure;
 import dev.jccl.trace.event.FailureEvent;
 
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -28,6 +30,16 @@ final class Failures {
         }
     }
 
+    /** The current collective waits for a rank that closed its communicator before it. */
+    static final class PeerClosed extends RuntimeException {
+        final AbortBoard.Closed closed;
+
+        PeerClosed(AbortBoard.Closed closed) {
+            super("rank " + closed.rank() + " closed its communicator", null, false, false);
+            this.closed = closed;
+        }
+    }
+
     /** The current operation made no progress for JCCL_TIMEOUT. */
     static final class StallTimeout extends RuntimeException {
         final long stalledNs;
@@ -46,9 +58,13 @@ final class Failures {
     private final AbortBoard board;
     private final LinkTable links;
     private final FlightRecorder recorder;
+    private final List<String> hostOf;
     private long lastBoardPollNs; // progress thread only
+    private CompletableFuture<AbortBoard.Snapshot> polling; // guarded by this: the board read in flight
+    private volatile List<AbortBoard.Closed> closedPeers = List.of();
 
-    Failures(int rank, int size, long timeoutNs, AbortBoard board, LinkTable links, FlightRecorder recorder) {
+    Failures(int rank, int size, long timeoutNs, AbortBoard board, LinkTable links, FlightRecorder recorder, List<String> hostOf) {
+        this.hostOf = List.copyOf(hostOf);
         this.rank = rank;
         this.size = size;
         this.timeoutNs = timeoutNs;
@@ -68,13 +84,37 @@ final class Failures {
         if ((current == null || now - lastProgressNs > pollNs) && now - lastBoardPollNs > pollNs) {
             lastBoardPollNs = now;
             checkBoard();
+            checkClosedPeers(current);
         }
     }
 
-    /** Throws {@link AbortSeen} when another rank has published a failure. */
-    void checkBoard() {
-        var rec = board.poll();
-        if (rec.isPresent()) throw new AbortSeen(rec.get());
+    /** A collective numbered at or past a closed rank's count of collectives is one it will never join. */
+    private void checkClosedPeers(Operation current) {
+        if (current == null || current.desc == null || current.desc.kind().pointToPoint()) return;
+        for (AbortBoard.Closed c : closedPeers) {
+            if (current.desc.matchSeq() >= c.collectives()) throw new PeerClosed(c);
+        }
+    }
+
+    /**
+     * Throws {@link AbortSeen} when another rank has published a failure. The read waits at most
+     * {@link StoreBound#POLL_NS}: a store cut off from this host (its link down) must not hold the
+     * progress thread, which has the links' own failures to notice; the read stays in flight and is
+     * looked at again next time.
+     */
+    synchronized void checkBoard() {
+        if (polling == null) polling = StoreBound.start(board::snapshot);
+        Optional<AbortBoard.Snapshot> rec;
+        try {
+            rec = StoreBound.await(polling, StoreBound.POLL_NS);
+        } catch (RuntimeException storeDown) {
+            polling = null;
+            throw storeDown;
+        }
+        if (rec.isEmpty()) return;
+        polling = null;
+        closedPeers = rec.get().closed();
+        if (rec.get().abort().isPresent()) throw new AbortSeen(rec.get().abort().get());
     }
 
     /** Whether nothing progressed since {@code lastProgressNs} for JCCL_TIMEOUT plus a grace period (the progress thread should have failed it by then). */
@@ -103,23 +143,64 @@ final class Failures {
         Set<Integer> waitingOn = new TreeSet<>();
         String localState = op == null || op.run == null ? null : "waiting: " + op.run.describeWaiting(waitingOn);
         AbortRecord first;
+        boolean storeAnswers = true;
         try {
-            first = first(t, mine, waitingOn);
+            Optional<AbortRecord> published = StoreBound.call(() -> first(t, mine, waitingOn), StoreBound.ANSWER_NS);
+            storeAnswers = published.isPresent();
+            first = published.orElseGet(() -> unpublished(t, mine, "the store did not answer within "
+                    + StoreBound.ANSWER_NS / 1_000_000 + " ms"));
         } catch (RuntimeException storeDown) {
-            first = new AbortRecord(Failure.Kind.ERROR, rank, -1, t + " (and the store failed too: " + storeDown.getMessage() + ")");
+            storeAnswers = false;
+            first = unpublished(t, mine, "the store failed too: " + storeDown.getMessage());
         }
         links.breakAll();
-        Map<Integer, List<FlightRecorder.Published>> recs;
-        try {
-            board.publishRecorder(recorder);
-            recs = board.gatherRecorders(gatherNs, first.kind() == Failure.Kind.PEER_LOST ? first.lostRank() : -1);
-        } catch (RuntimeException storeDown) {
-            recs = Map.of(rank, FlightRecorder.decode(recorder.encode()));
+        Map<Integer, List<FlightRecorder.Published>> recs = Map.of(rank, FlightRecorder.decode(recorder.encode()));
+        if (storeAnswers) {
+            Set<Integer> lost = lostWith(first);
+            try {
+                recs = StoreBound.call(() -> {
+                    board.publishRecorder(recorder);
+                    return board.gatherRecorders(gatherNs, lost);
+                }, gatherNs + StoreBound.ANSWER_NS).orElse(recs);
+            } catch (RuntimeException storeDown) {
+                // the report names the ranks that did not answer
+            }
         }
-        boolean expected = t instanceof AbortSeen || t instanceof StallTimeout || t instanceof ExecFailure;
+        boolean expected = t instanceof AbortSeen || t instanceof StallTimeout || t instanceof ExecFailure || t instanceof PeerClosed;
         Failure f = FailureReport.build(first, rank, size, recs, mine, localState, recorder.dump(rank), expected ? null : t);
         record(rank, f, mine);
         return f;
+    }
+
+    /**
+     * The ranks not worth waiting for: the lost rank and every rank of its host, which die together
+     * when the host does (what they published already still goes into the report).
+     */
+    private Set<Integer> lostWith(AbortRecord first) {
+        Set<Integer> lost = new TreeSet<>();
+        if (first.kind() != Failure.Kind.PEER_LOST || first.lostRank() < 0 || first.lostRank() >= size) return lost;
+        for (int r = 0; r < size; r++) {
+            if (r != rank && hostOf.get(r).equals(hostOf.get(first.lostRank()))) lost.add(r);
+        }
+        return lost;
+    }
+
+    private AbortRecord closedBefore(AbortBoard.Closed c, String where) {
+        return new AbortRecord(Failure.Kind.PEER_LOST, rank, c.rank(), "rank " + c.rank() + " closed its communicator after "
+                + (c.collectives() == 0 ? "issuing no collective" : c.collectives() + " collectives, the last " + c.last())
+                + "; " + where + " needs it");
+    }
+
+    /** This rank's failure as it would have published it, when the store cannot take it. */
+    private AbortRecord unpublished(Throwable t, OpDescriptor mine, String why) {
+        if (t instanceof AbortSeen a) return a.record;
+        String where = mine == null ? "between operations" : mine.describe() + " (seq " + mine.opSeq() + " on rank " + rank + ")";
+        if (t instanceof PeerClosed p) return closedBefore(p.closed, where);
+        if (t instanceof ExecFailure.LinkLost l && l.peerGone()) {
+            return new AbortRecord(Failure.Kind.PEER_LOST, rank, l.peer(), "rank " + rank + " lost its link to rank " + l.peer()
+                    + " in " + where + ": " + l.getMessage() + " (" + why + ")");
+        }
+        return new AbortRecord(Failure.Kind.ERROR, rank, -1, t + " (" + why + ")");
     }
 
     /** The JFR event of a failure this rank ends with; {@code op} is the operation in flight, if any. */
@@ -133,6 +214,7 @@ final class Failures {
         String where = mine == null ? "between operations" : mine.describe() + " (seq " + mine.opSeq() + " on rank " + rank + ")";
         return switch (t) {
             case AbortSeen a -> a.record;
+            case PeerClosed p -> board.raise(closedBefore(p.closed, where));
             case ExecFailure.Mismatch m -> board.raise(new AbortRecord(Failure.Kind.MISMATCH, rank, -1,
                     "detected by rank " + rank + " in " + where + ": " + m.getMessage()));
             case ExecFailure.Corrupt c -> board.raise(new AbortRecord(Failure.Kind.ERROR, rank, -1,

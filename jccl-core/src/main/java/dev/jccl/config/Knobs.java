@@ -31,7 +31,8 @@ public final class Knobs {
     public static final Knob<Integer> QPS_PER_CONNECTION = new Knob<>("JCCL_QPS_PER_CONNECTION", "1",
             s -> intIn(s, 1, 64), "sockets a tcp queue pair spreads its traffic over");
     public static final Knob<String> SOCKET_IFNAME = new Knob<>("JCCL_SOCKET_IFNAME", "",
-            s -> s, "interface name (e.g. lo, eth0) or IP address the tcp provider binds to; empty = loopback for local jobs");
+            s -> s, "interface name (e.g. lo, eth0) or IP address the tcp provider binds to; empty = loopback when the store is on"
+                    + " loopback, else the interface that routes to the store (MASTER_ADDR)");
     public static final Knob<String> AUTH_TOKEN = new Knob<>("JCCL_AUTH_TOKEN", "",
             s -> s, "job token every bootstrap and tcp connection must present; the launcher makes one");
     public static final Knob<String> SHM_DIR = new Knob<>("JCCL_SHM_DIR", "/dev/shm",

@@ -87,6 +87,17 @@ class TransportChoiceTest {
     }
 
     @Test
+    void aRankOnLoopbackAndOneOnANetworkAddressFailAtSetUpNamingBoth() {
+        List<Hello> hellos = List.of(hello("h0", "tcp", "10.213.0.2"), hello("h1", "tcp", "127.0.0.1"), hello("h2", "tcp", "10.213.2.2"));
+        try (Transports t = new Transports(ALL, 0, hellos)) {
+            assertEquals("tcp", t.choose(2));
+            VerbsException e = assertThrows(VerbsException.class, () -> t.choose(1));
+            assertTrue(e.getMessage().contains("rank 0 (host h0, providers [tcp (10.213.0.2)])"), e.getMessage());
+            assertTrue(e.getMessage().contains("rank 1 (host h1, providers [tcp (127.0.0.1)])"), e.getMessage());
+        }
+    }
+
+    @Test
     void helloRoundTripsAndRefusesWhatWouldNotDecode() {
         Hello h = hello("node-7", "shm", "node-7 fs dev 23", "tcp", "");
         Hello back = Hello.decode(h.encode(), 3);

@@ -69,6 +69,11 @@ final class FrameCodec {
         return encode(TYPE_ACK, (byte) 0, 0, seq, 0, 0, 0, 0, 0, 0);
     }
 
+    /** An ACK with {@link FrameDescriptor#ACK_HEARTBEAT}: seq 0, acknowledges nothing. */
+    FrameCodec encodeHeartbeat() {
+        return encode(TYPE_ACK, ACK_HEARTBEAT, 0, 0, 0, 0, 0, 0, 0, 0);
+    }
+
     FrameCodec encodeNak(long seq, byte status, int detailBytes) {
         return encode(TYPE_NAK, status, detailBytes, seq, detailBytes, 0, 0, 0, 0, 0);
     }

@@ -61,6 +61,12 @@ final class FrameDescriptor {
     static final byte TYPE_ACK = 6;
     static final byte TYPE_NAK = 7;
 
+    /**
+     * Status of an ACK that acknowledges nothing: a heartbeat, written on a lane that has been idle
+     * for a heartbeat period, so the peer's receiver hears from a live peer at least that often.
+     */
+    static final byte ACK_HEARTBEAT = 1;
+
     /** The rkey, range or right did not fit a region of the responder. */
     static final byte NAK_REMOTE_ACCESS = 1;
     /** No receive was posted within the responder's RNR timeout. */

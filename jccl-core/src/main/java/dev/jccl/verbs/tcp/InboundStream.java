@@ -101,6 +101,7 @@ final class InboundStream {
     private MemorySegment viewOf;
     private int payloadDone;
     private long frames;
+    private long lastBytesNs = System.nanoTime();
 
     InboundStream(SocketChannel channel, String peer, int lane, Handler handler) {
         this.channel = channel;
@@ -111,6 +112,16 @@ final class InboundStream {
 
     SocketChannel channel() {
         return channel;
+    }
+
+    /** When bytes last came in (data or the peer's heartbeat); the caller holds the stream's lock. */
+    long lastBytesNs() {
+        return lastBytesNs;
+    }
+
+    /** Starts the silence clock afresh, when reading begins. */
+    void heardNow() {
+        lastBytesNs = System.nanoTime();
     }
 
     /** Frames completed so far. */
@@ -189,6 +200,7 @@ final class InboundStream {
         if (target != DISCARD && left >= DIRECT_READ_BYTES) {
             int n = channel.read(directView(targetOffset + payloadDone, left));
             if (n < 0) throw endOfStream();
+            if (n > 0) lastBytesNs = System.nanoTime();
             payloadDone += n;
             drained = n < left;
             return n;
@@ -223,6 +235,7 @@ final class InboundStream {
         staging.limit((int) Math.min(STAGING_BYTES, (long) writePos + maxBytes)).position(writePos);
         int n = channel.read(staging);
         if (n < 0) throw endOfStream();
+        if (n > 0) lastBytesNs = System.nanoTime();
         drained = staging.hasRemaining();
         writePos += n;
         return n;

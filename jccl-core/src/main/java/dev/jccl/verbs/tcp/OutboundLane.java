@@ -48,11 +48,13 @@ final class OutboundLane implements AutoCloseable {
     private final Selector selector;
     private final SelectionKey key;
     private final long timeoutNs;
+    private final long heartbeatNs;
     private final FailureHandler onFailure;
     private final Thread agent;
     private final ReentrantLock writeLock = new ReentrantLock();
     private OutFrame current; // guarded by writeLock: the frame partly written
     private long writes;      // guarded by writeLock: bumped whenever bytes leave, so a slow peer is not a dead one
+    private long lastWriteNs = System.nanoTime(); // guarded by writeLock: when bytes last left (a heartbeat is due after a period)
     private final ArrayDeque<OutFrame> control = new ArrayDeque<>(); // guarded by this
     private final ArrayDeque<OutFrame> data = new ArrayDeque<>();    // guarded by this
     private final ArrayDeque<OutFrame> pool = new ArrayDeque<>();    // guarded by this
@@ -68,8 +70,9 @@ final class OutboundLane implements AutoCloseable {
     private volatile boolean closing;
     private volatile boolean closed;
 
-    OutboundLane(int index, SocketChannel channel, String peer, long timeoutNs, FailureHandler onFailure,
+    OutboundLane(int index, SocketChannel channel, String peer, long timeoutNs, long heartbeatNs, FailureHandler onFailure,
                  String threadName) throws IOException {
+        this.heartbeatNs = heartbeatNs;
         this.index = index;
         this.channel = channel;
         this.peer = peer;
@@ -123,6 +126,13 @@ final class OutboundLane implements AutoCloseable {
         pump();
     }
 
+    /** Queues a heartbeat (an ACK that acknowledges nothing) on this idle lane. */
+    private synchronized void heartbeat() {
+        OutFrame f = obtain();
+        f.codec.encodeHeartbeat();
+        control.addLast(f);
+    }
+
     /** Stops taking data; pending control frames still go out, then the output is shut. */
     void shutdown() {
         closing = true;
@@ -173,7 +183,10 @@ final class OutboundLane implements AutoCloseable {
             }
             long before = current.remaining();
             boolean whole = current.writeTo(channel);
-            if (current.remaining() != before) writes++;
+            if (current.remaining() != before) {
+                writes++;
+                lastWriteNs = System.nanoTime();
+            }
             if (!whole) return BLOCKED;
             OutFrame done = current;
             current = null;
@@ -190,11 +203,13 @@ final class OutboundLane implements AutoCloseable {
             while (!closed) {
                 int result;
                 long writesNow;
+                long idleNs;
                 writeLock.lock();
                 try {
                     result = drain(Long.MAX_VALUE);
                     sending = result != DRAINED;
                     writesNow = writes;
+                    idleNs = System.nanoTime() - lastWriteNs;
                     // Under the lock, so no inline writer is cut off in the middle of a frame.
                     if (result == DRAINED && closing) {
                         channel.shutdownOutput();
@@ -204,7 +219,11 @@ final class OutboundLane implements AutoCloseable {
                     writeLock.unlock();
                 }
                 if (result == DRAINED) {
-                    if (!hasQueued()) selector.select(onReady, SELECT_MS);
+                    if (idleNs >= heartbeatNs && !closing) {
+                        heartbeat();
+                        continue;
+                    }
+                    if (!hasQueued()) selector.select(onReady, Math.min(SELECT_MS, Math.max(1, (heartbeatNs - idleNs) / 1_000_000)));
                 } else {
                     long now = System.nanoTime();
                     if (writesNow != writesSeen) {

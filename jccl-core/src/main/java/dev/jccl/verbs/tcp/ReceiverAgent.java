@@ -69,6 +69,8 @@ final class ReceiverAgent implements InboundStream.Handler {
 
     final String peer;
     final int lane;
+    /** How long the peer may stay silent (it sends a heartbeat on an idle lane) before the link counts as lost. */
+    private final long silenceNs;
     private final InboundStream stream;
     private final Sink sink;
     private final ReentrantLock lock = new ReentrantLock();
@@ -82,8 +84,9 @@ final class ReceiverAgent implements InboundStream.Handler {
     private long lastHeavyNs;   // guarded by lock: when the last heavy frame began or ended
     private boolean failed;     // guarded by lock
 
-    ReceiverAgent(SocketChannel channel, String peer, int lane, Sink sink, String threadName,
+    ReceiverAgent(SocketChannel channel, String peer, int lane, Sink sink, long silenceNs, String threadName,
                   TcpCompletionQueue... consumers) throws IOException {
+        this.silenceNs = silenceNs;
         this.peer = peer;
         this.lane = lane;
         this.sink = sink;
@@ -107,6 +110,12 @@ final class ReceiverAgent implements InboundStream.Handler {
     private void run() {
         try {
             if (!sink.awaitReady()) return;
+            lock.lock();
+            try {
+                stream.heardNow();
+            } finally {
+                lock.unlock();
+            }
             ready = true;
             BackoffIdleStrategy stallIdle = WaitPolicy.stateWait();
             while (!closed) {
@@ -116,6 +125,8 @@ final class ReceiverAgent implements InboundStream.Handler {
                 try {
                     if (failed) return;
                     r = stream.pump(false);
+                    if (r == InboundStream.STALLED) stream.heardNow(); // not reading: the peer's bytes wait in the socket
+                    checkSilence();
                     if (bulk && stream.light() && System.nanoTime() - lastHeavyNs > BULK_LINGER_NS) setBulk(false);
                     mine = bulk;
                 } catch (IOException | RuntimeException e) {
@@ -145,6 +156,19 @@ final class ReceiverAgent implements InboundStream.Handler {
             report(new IOException("receiver of lane " + lane + " failed: " + e, e));
         } finally {
             closeSelector();
+        }
+    }
+
+    /**
+     * A peer whose host lost its link or died without closing its sockets sends nothing, and TCP
+     * itself may not notice for minutes (a keepalive probe that cannot leave the host does not
+     * count). A live peer writes at least a heartbeat every JCCL_HEARTBEAT on every lane.
+     */
+    private void checkSilence() throws IOException {
+        long silentNs = System.nanoTime() - stream.lastBytesNs();
+        if (silentNs > silenceNs) {
+            throw new IOException("peer " + peer + " sent nothing on lane " + lane + " for " + silentNs / 1_000_000
+                    + " ms (a live peer sends a heartbeat at least every JCCL_HEARTBEAT): its host or link is gone");
         }
     }
 

@@ -50,7 +50,7 @@ final class TcpConnection {
                 SocketChannel ch = Connector.open(context.address(), target, hello, context.token(), context.heartbeatNs(),
                         deadline);
                 try {
-                    lanes.add(new OutboundLane(i, ch, Connector.address(target), context.timeoutNs(), qp,
+                    lanes.add(new OutboundLane(i, ch, Connector.address(target), context.timeoutNs(), context.heartbeatNs(), qp,
                             "jccl-tcp-send-qp" + qp.qpn() + "-lane" + i));
                 } catch (IOException e) {
                     Connector.closeQuietly(ch);
@@ -92,7 +92,7 @@ final class TcpConnection {
         String mismatch = mismatch(h, remote);
         if (mismatch != null) return mismatch;
         try {
-            inbound[h.lane()] = new ReceiverAgent(ch, peer, h.lane(), qp, "jccl-tcp-recv-qp" + qp.qpn() + "-lane" + h.lane(),
+            inbound[h.lane()] = new ReceiverAgent(ch, peer, h.lane(), qp, context.silenceNs(), "jccl-tcp-recv-qp" + qp.qpn() + "-lane" + h.lane(),
                     qp.completionQueues());
         } catch (IOException e) {
             return "qp " + qp.qpn() + " cannot take lane " + h.lane() + ": " + e;

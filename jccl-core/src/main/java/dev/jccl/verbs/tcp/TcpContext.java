@@ -55,6 +55,11 @@ final class TcpContext implements DeviceContext {
     long timeoutNs() { return timeoutNs; }
     long rnrTimeoutNs() { return rnrTimeoutNs; }
     long heartbeatNs() { return heartbeatNs; }
+
+    /** A peer silent for this many heartbeat periods is lost: 3 s at the default 200 ms. */
+    static final int SILENT_HEARTBEATS = 15;
+
+    long silenceNs() { return heartbeatNs * SILENT_HEARTBEATS; }
     int lanesPerConnection() { return lanesPerConnection; }
 
     /** "lo 127.0.0.1": the interface and address connections really use. */

@@ -8,6 +8,7 @@ import dev.jccl.verbs.VerbsException;
 import dev.jccl.verbs.VerbsProvider;
 
 import java.net.Inet4Address;
+import java.net.InetAddress;
 import java.util.List;
 import java.util.Optional;
 
@@ -37,6 +38,32 @@ public final class TcpProvider implements VerbsProvider {
     @Override
     public List<Device> devices(Config config) {
         return TcpDevices.list(config);
+    }
+
+    /** The address this rank's tcp context listens on, so that the pair check below sees it. */
+    @Override
+    public String locality(Config config) {
+        return TcpDevices.chosen(config).map(c -> c.address().getHostAddress()).orElse("");
+    }
+
+    /**
+     * A rank listening on loopback and one listening on a network address cannot be on the same
+     * footing: one of them chose loopback in a job that spans hosts (JCCL_SOCKET_IFNAME=lo on one
+     * host), and its peers would connect to their own 127.0.0.1. Saying so at set-up names both
+     * ranks and addresses instead of a refused connection later.
+     */
+    @Override
+    public boolean reaches(String mine, String theirs) {
+        if (mine.isEmpty() || theirs.isEmpty()) return true;
+        return isLoopback(mine) == isLoopback(theirs);
+    }
+
+    private static boolean isLoopback(String ip) {
+        try {
+            return InetAddress.ofLiteral(ip).isLoopbackAddress();
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
     }
 
     @Override

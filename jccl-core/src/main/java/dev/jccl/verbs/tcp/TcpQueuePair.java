@@ -203,7 +203,7 @@ final class TcpQueuePair implements QueuePair, ReceiverAgent.Sink, OutboundLane.
         if (firstTriedNs == 0 && h.ack() != NO_ACK) requester.onAck(h.ack());
         return switch (h.type()) {
             case TYPE_ACK -> {
-                requester.onAck(h.seq());
+                if (h.status() != FrameDescriptor.ACK_HEARTBEAT) requester.onAck(h.seq());
                 yield InboundStream.DISCARD;
             }
             case TYPE_READ_RESPONSE -> requester.beginReadResponse(h);
