@@ -111,7 +111,8 @@ class StoreDecoderProperties {
             return false;
         } finally {
             long allocated = Allocations.ofCurrentThread() - before;
-            assertTrue(allocated < 64 * 1024 + 4L * wire.length, allocated + " bytes allocated to read " + wire.length + " bytes");
+            // The JDK reads a body in buffers of at most 16 KiB as bytes arrive: a constant, whatever the prefix claims.
+            assertTrue(allocated < 256 * 1024 + 4L * wire.length, allocated + " bytes allocated to read " + wire.length + " bytes");
         }
     }
 

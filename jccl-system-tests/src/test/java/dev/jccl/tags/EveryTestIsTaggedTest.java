@@ -102,6 +102,7 @@ class EveryTestIsTaggedTest {
         if (jqwik && JUPITER_TEST.matcher(source).find()) return "mixes jqwik properties and Jupiter tests in one class";
         if (jqwik && (!jqwikTag || jupiterTag)) return "a jqwik class needs net.jqwik.api.Tag (jqwik ignores Jupiter's @Tag)";
         if (!jqwik && jqwikTag) return "a Jupiter class needs org.junit.jupiter.api.Tag (Jupiter ignores jqwik's @Tag)";
+        return null;
     }
 
     /** The folder of the root pom: surefire runs tests in their module's folder. */
