@@ -69,17 +69,17 @@ final class StoreServerConnection implements Runnable {
             byte[] body;
             while ((body = StoreCodec.readFrame(in)) != null) serve(body);
         } catch (AuthHandshake.AuthenticationException e) {
-            Log.warn(Subsys.BOOTSTRAP, "store: refused connection from %s: %s", peer, e.getMessage());
+            server.refusals().warn("store: refused connection from %s: %s", peer, e.getMessage());
         } catch (SocketTimeoutException e) {
-            Log.warn(Subsys.BOOTSTRAP, "store: refused connection from %s: no handshake within %d ms", peer,
+            server.refusals().warn("store: refused connection from %s: no handshake within %d ms", peer,
                     TimeUnit.NANOSECONDS.toMillis(handshakeTimeoutNs));
         } catch (MalformedFrameException e) {
-            Log.warn(Subsys.BOOTSTRAP, "store: closing connection from %s: malformed frame: %s", peer, e.getMessage());
+            server.refusals().warn("store: closing connection from %s: malformed frame: %s", peer, e.getMessage());
         } catch (IOException e) {
             if (!server.isClosed()) {
                 String why = e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
                 if (authenticated) Log.info(Subsys.BOOTSTRAP, "store: connection from %s ended: %s", peer, why);
-                else Log.warn(Subsys.BOOTSTRAP, "store: refused connection from %s: handshake failed: %s", peer, why);
+                else server.refusals().warn("store: refused connection from %s: handshake failed: %s", peer, why);
             }
         } catch (RuntimeException e) {
             Log.warn(Subsys.BOOTSTRAP, "store: closing connection from %s after an internal error: %s", peer, e);
@@ -98,58 +98,23 @@ final class StoreServerConnection implements Runnable {
         return pendingWaits.size();
     }
 
+    /** Parses the whole request first (a malformed one closes the connection), then runs it. */
     private void serve(byte[] body) throws MalformedFrameException {
-        StoreCodec.Reader r = new StoreCodec.Reader(body);
-        byte op = r.u8();
-        long id = r.i64();
-        switch (op) {
-            case OP_SET -> {
-                String key = r.key();
-                byte[] value = r.value();
-                r.end();
-                if (value == null) throw new MalformedFrameException("SET of '" + key + "' carries no value");
-                answer(id, () -> {
-                    store.set(key, value);
-                    return ok(id);
-                });
-            }
-            case OP_GET -> {
-                String key = r.key();
-                long timeoutNs = timeout(r);
-                r.end();
-                answer(id, () -> awaitKeys(id, List.of(key), timeoutNs, vs -> ok(id).value(vs.getFirst())));
-            }
-            case OP_TRY_GET -> {
-                String key = r.key();
-                r.end();
-                answer(id, () -> ok(id).value(store.tryGet(key).orElse(null)));
-            }
-            case OP_ADD -> {
-                String key = r.key();
-                long delta = r.i64();
-                r.end();
-                answer(id, () -> ok(id).i64(store.add(key, delta)));
-            }
-            case OP_CAS -> {
-                String key = r.key();
-                byte[] expected = r.value();
-                byte[] desired = r.value();
-                r.end();
-                if (desired == null) throw new MalformedFrameException("CAS of '" + key + "' carries no desired value");
-                answer(id, () -> ok(id).value(store.compareAndSet(key, expected, desired)));
-            }
-            case OP_WAIT -> {
-                List<String> keys = r.keys();
-                long timeoutNs = timeout(r);
-                r.end();
-                answer(id, () -> awaitKeys(id, keys, timeoutNs, vs -> ok(id)));
-            }
-            case OP_DELETE -> {
-                String key = r.key();
-                r.end();
-                answer(id, () -> ok(id).u8((byte) (store.delete(key) ? 1 : 0)));
-            }
-            default -> throw new MalformedFrameException("unknown opcode " + op);
+        StoreRequest q = StoreRequest.parse(body);
+        long id = q.id();
+        String key = q.key();
+        switch (q.op()) {
+            case OP_SET -> answer(id, () -> {
+                store.set(key, q.value());
+                return ok(id);
+            });
+            case OP_GET -> answer(id, () -> awaitKeys(id, q.keys(), q.timeoutNs(), vs -> ok(id).value(vs.getFirst())));
+            case OP_TRY_GET -> answer(id, () -> ok(id).value(store.tryGet(key).orElse(null)));
+            case OP_ADD -> answer(id, () -> ok(id).i64(store.add(key, q.number())));
+            case OP_CAS -> answer(id, () -> ok(id).value(store.compareAndSet(key, q.expected(), q.value())));
+            case OP_WAIT -> answer(id, () -> awaitKeys(id, q.keys(), q.timeoutNs(), vs -> ok(id)));
+            case OP_DELETE -> answer(id, () -> ok(id).u8((byte) (store.delete(key) ? 1 : 0)));
+            default -> throw new MalformedFrameException("unknown opcode " + q.op()); // parse refused it already
         }
     }
 
@@ -246,12 +211,6 @@ final class StoreServerConnection implements Runnable {
 
     private static StoreCodec.Writer ok(long id) {
         return new StoreCodec.Writer().i64(id).u8(STATUS_OK);
-    }
-
-    private static long timeout(StoreCodec.Reader r) throws MalformedFrameException {
-        long ns = r.i64();
-        if (ns < 0) throw new MalformedFrameException("negative timeout " + ns + " ns");
-        return ns;
     }
 
     private void send(StoreCodec.Writer response) {

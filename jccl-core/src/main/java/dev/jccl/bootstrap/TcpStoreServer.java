@@ -3,6 +3,7 @@ package dev.jccl.bootstrap;
 import dev.jccl.config.Config;
 import dev.jccl.config.Knobs;
 import dev.jccl.trace.Log;
+import dev.jccl.trace.RateLimitedWarning;
 import dev.jccl.trace.Subsys;
 import dev.jccl.util.Deadline;
 import dev.jccl.util.IdleStrategy;
@@ -41,6 +42,8 @@ public final class TcpStoreServer implements AutoCloseable {
     private final long handshakeTimeoutNs;
     private final ScheduledThreadPoolExecutor timers;
     private final Set<StoreServerConnection> connections = ConcurrentHashMap.newKeySet();
+    /** Refused and dropped clients: anyone who can reach the port can make these, so they are rate-limited. */
+    private final RateLimitedWarning refusals = new RateLimitedWarning(Subsys.BOOTSTRAP, "refusals");
     private volatile boolean closed;
 
     private TcpStoreServer(ServerSocket listener, String token, long handshakeTimeoutNs) {
@@ -124,11 +127,16 @@ public final class TcpStoreServer implements AutoCloseable {
         for (StoreServerConnection c : connections) c.close();
         timers.shutdownNow();
         store.close();
+        refusals.flush();
         Log.info(Subsys.BOOTSTRAP, "store: closed %s", address());
     }
 
     boolean isClosed() {
         return closed;
+    }
+
+    RateLimitedWarning refusals() {
+        return refusals;
     }
 
     void connectionEnded(StoreServerConnection c) {

@@ -2,6 +2,7 @@ package dev.jccl.bootstrap;
 
 import dev.jccl.config.Config;
 import dev.jccl.trace.Log;
+import dev.jccl.trace.RateLimitedWarning;
 import dev.jccl.util.AuthHandshake;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
@@ -17,6 +18,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 import static dev.jccl.bootstrap.MemoryStoreTest.b;
@@ -48,6 +50,32 @@ class TcpStoreHostileClientTest {
         try (TcpStoreClient good = TcpStoreClient.connect("127.0.0.1", server.port(), TOKEN, 5 * SECOND)) {
             good.set("k", b("v"));
         }
+    }
+
+    @Test
+    void aPortScanWritesAFewLinesAndSaysHowManyItLeftOut(@TempDir Path dir) throws Exception {
+        Path logFile = dir.resolve("scan.log");
+        Log.configure(Config.of(Map.of("JCCL_DEBUG", "WARN", "JCCL_DEBUG_FILE", logFile.toString())));
+        int scans = 40;
+        for (int i = 0; i < scans; i++) {
+            try (Socket s = new Socket("127.0.0.1", server.port())) {
+                s.setSoTimeout(5_000);
+                s.getOutputStream().write("SSH-2.0-scanner\r\n".getBytes(StandardCharsets.US_ASCII));
+                skipServerHello(s.getInputStream());
+                assertClosedByServer(s.getInputStream());
+            }
+        }
+        long deadline = System.nanoTime() + 5 * SECOND;
+        while (server.refusals().total() < scans && System.nanoTime() < deadline) {
+            Thread.sleep(5);
+        }
+        server.close();
+        List<String> lines = Files.readAllLines(logFile);
+        long refusals = lines.stream().filter(l -> l.contains("refused connection from")).count();
+        assertEquals(RateLimitedWarning.DEFAULT_BURST, refusals, String.join("\n", lines));
+        assertTrue(lines.stream().anyMatch(l -> l.contains((scans - RateLimitedWarning.DEFAULT_BURST) + " similar refusals suppressed")),
+                String.join("\n", lines));
+        Log.configure(Config.of(Map.of()));
     }
 
     @Test

@@ -10,6 +10,7 @@ import dev.jccl.verbs.base.BasicCompletionQueue;
 
 import static dev.jccl.verbs.shm.QpFileDescriptor.NOTIFY_LOC_LEN_ERR;
 import static dev.jccl.verbs.shm.QpFileDescriptor.NOTIFY_OK;
+import static dev.jccl.verbs.shm.QpFileDescriptor.NOTIFY_RECV;
 import static dev.jccl.verbs.shm.QpFileDescriptor.NOTIFY_RECV_WITH_IMM;
 
 /**
@@ -107,16 +108,23 @@ final class ShmRecvQueue {
             long k = completed;
             int slot = (int) (k % depth);
             int status = file.notifyStatus(k);
-            if (file.notifyRecvSeq(k) != k || (status != NOTIFY_OK && status != NOTIFY_LOC_LEN_ERR)) {
-                failure = "peer's notification " + k + " is malformed (receive " + file.notifyRecvSeq(k) + ", status " + status + ")";
+            int opcode = file.notifyOpcode(k);
+            long byteLen = file.notifyByteLen(k);
+            // A SEND's byte count is what the application reads from its buffer: never more than it holds (a
+            // WRITE_WITH_IMM's counts the bytes written into a region, whatever the receive's size).
+            if (file.notifyRecvSeq(k) != k || (status != NOTIFY_OK && status != NOTIFY_LOC_LEN_ERR)
+                    || (opcode != NOTIFY_RECV && opcode != NOTIFY_RECV_WITH_IMM) || byteLen < 0
+                    || (status == NOTIFY_OK && opcode == NOTIFY_RECV && byteLen > lengths[slot])) {
+                failure = "peer's notification " + k + " is malformed (receive " + file.notifyRecvSeq(k) + ", status " + status
+                        + ", opcode " + opcode + ", " + byteLen + " bytes into a " + lengths[slot] + "-byte buffer)";
                 break;
             }
-            boolean withImm = file.notifyOpcode(k) == NOTIFY_RECV_WITH_IMM;
+            boolean withImm = opcode == NOTIFY_RECV_WITH_IMM;
             WcOpcode op = withImm ? WcOpcode.RECV_RDMA_WITH_IMM : WcOpcode.RECV;
             if (status == NOTIFY_OK) {
-                complete(out, from + n, wrIds[slot], WcStatus.SUCCESS, op, file.notifyByteLen(k), file.notifyImm(k), withImm, "");
+                complete(out, from + n, wrIds[slot], WcStatus.SUCCESS, op, byteLen, file.notifyImm(k), withImm, "");
             } else {
-                String why = "incoming SEND of " + file.notifyByteLen(k) + " bytes exceeds the " + lengths[slot]
+                String why = "incoming SEND of " + byteLen + " bytes exceeds the " + lengths[slot]
                         + "-byte receive buffer";
                 complete(out, from + n, wrIds[slot], WcStatus.LOC_LEN_ERR, op, 0, 0, false, why);
                 if (failure == null) failure = "qp " + qpn + ": " + why;
@@ -134,7 +142,11 @@ final class ShmRecvQueue {
 
     /** How many receives the peer has notified that are not completed yet (for the CQ's overrun check). */
     synchronized long notified() {
-        return closed || flushed ? 0 : Math.max(0, file.notifyTail() - completed);
+        if (closed || flushed) return 0;
+        long tail = file.notifyTail();
+        // A tail outside what was posted is the peer's corruption, not the application's CQ sizing: drain
+        // reports it and the queue pair goes to ERR, instead of the poll failing with a CQ overrun.
+        return tail < completed || tail > posted ? 0 : tail - completed;
     }
 
     /** The failure {@link #drain} found (the queue pair must go to ERR), cleared on read. */

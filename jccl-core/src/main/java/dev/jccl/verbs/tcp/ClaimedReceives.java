@@ -52,7 +52,7 @@ final class ClaimedReceives {
     /**
      * Claims the receive for message index {@code k} (see {@link #buffer}, {@link #wrId}); false when it
      * has not been posted yet (or the queue pair was flushed). {@code window} bounds how far ahead of
-     * completion a peer may claim.
+     * completion a peer may claim: at most one receive per message not yet delivered before this one.
      */
     synchronized boolean claim(long k, int window) throws MalformedFrameException {
         if (flushed) return false;
@@ -69,6 +69,11 @@ final class ClaimedReceives {
             count++;
         }
         return true;
+    }
+
+    /** Index of the oldest claimed receive not completed yet: the one the next two-sided message must consume. */
+    synchronized long nextToComplete() {
+        return base;
     }
 
     /** The memory of claimed receive {@code k} ({@link #claim} returned true for it). */

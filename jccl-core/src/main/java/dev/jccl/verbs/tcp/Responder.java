@@ -70,12 +70,16 @@ final class Responder {
      */
     MemorySegment begin(FrameCodec h, long firstTriedNs, InboundStream.Landing at) throws MalformedFrameException {
         InboundMessage m;
+        int receivesAhead;
         synchronized (this) {
             if (stopped) return InboundStream.DISCARD;
             m = firstTriedNs == 0 ? admit(h) : slots[slot(h.seq())];
             if (m.failure != 0) return InboundStream.DISCARD; // another chunk of it was already refused
+            // Each undelivered message before this one consumes at most one receive, so this one's receive
+            // is at most that many past the oldest open one: the next in order when nothing is before it.
+            receivesAhead = (int) (h.seq() - deliveredThrough);
         }
-        return resolveTarget(h, m, firstTriedNs, at);
+        return resolveTarget(h, m, firstTriedNs, at, receivesAhead);
     }
 
     /** Step (3): the chunk begun last on this reader has landed (or was dropped). */
@@ -120,8 +124,8 @@ final class Responder {
      * by offset, so no view is made per frame; the bounds still hold, since FrameCodec#validate put
      * the chunk inside its message and checkRemote the message inside the region.
      */
-    private MemorySegment resolveTarget(FrameCodec h, InboundMessage m, long firstTriedNs, InboundStream.Landing at)
-            throws MalformedFrameException {
+    private MemorySegment resolveTarget(FrameCodec h, InboundMessage m, long firstTriedNs, InboundStream.Landing at,
+                                        int receivesAhead) throws MalformedFrameException {
         byte type = h.type();
         if (type == TYPE_READ_REQUEST) return InboundStream.DISCARD;
         MemorySegment message = null;
@@ -136,7 +140,7 @@ final class Responder {
             }
         }
         if (type == TYPE_SEND || type == TYPE_WRITE_IMM) {
-            if (!receives.claim(h.recvIndex(), window)) {
+            if (!receives.claim(h.recvIndex(), receivesAhead)) {
                 if (!receives.isFlushed() && (firstTriedNs == 0 || System.nanoTime() - firstTriedNs < rnrTimeoutNs)) {
                     return InboundStream.STALL;
                 }
@@ -162,7 +166,7 @@ final class Responder {
     }
 
     /** Caller holds the monitor. Delivers in order; returns a detail when the queue pair must break. */
-    private String deliver() {
+    private String deliver() throws MalformedFrameException {
         boolean progressed = false;
         String breakDetail = null;
         while (!stopped) {
@@ -170,6 +174,12 @@ final class Responder {
             InboundMessage m = slots[slot(next)];
             if (m == null || m.seq != next || !m.done()) break;
             if (m.failure == 0 && m.type == TYPE_READ_REQUEST) respondToRead(m);
+            if ((m.type == TYPE_SEND || m.type == TYPE_WRITE_IMM) && m.failure != NAK_RECEIVER_NOT_READY
+                    && m.recvIndex != receives.nextToComplete()) {
+                // Two messages named one receive: the peer's numbering of its SENDs is broken.
+                throw new MalformedFrameException(FrameDescriptor.typeName(m.type) + " seq " + next + " consumed receive "
+                        + m.recvIndex + ", but receive " + receives.nextToComplete() + " is the next in order");
+            }
             if (m.failure != 0) {
                 stopped = true; // the NAK acknowledges everything before it
                 progressed = false;

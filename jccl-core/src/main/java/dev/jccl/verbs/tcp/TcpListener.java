@@ -1,6 +1,7 @@
 package dev.jccl.verbs.tcp;
 
 import dev.jccl.trace.Log;
+import dev.jccl.trace.RateLimitedWarning;
 import dev.jccl.trace.Subsys;
 import dev.jccl.util.AuthHandshake;
 import dev.jccl.util.Deadline;
@@ -34,6 +35,8 @@ final class TcpListener implements AutoCloseable {
     private final ServerSocketChannel server;
     private final Thread acceptor;
     private final Set<SocketChannel> handshaking = ConcurrentHashMap.newKeySet();
+    /** Anyone who reaches the port can cause these; a port scan must not flood the log. */
+    private final RateLimitedWarning refusals = new RateLimitedWarning(Subsys.NET, "refusals");
     private volatile boolean closed;
 
     TcpListener(TcpContext context) {
@@ -83,13 +86,13 @@ final class TcpListener implements AutoCloseable {
             accepted = refusal.isEmpty();
             new DataOutputStream(out).writeUTF(refusal);
             if (accepted) context.startLane(hello);
-            if (!accepted) Log.warn(Subsys.NET, "listener %s refused %s: %s", context.gid(), peer, refusal);
+            if (!accepted) refusals.warn("listener %s refused %s: %s", context.gid(), peer, refusal);
             else Log.trace(Subsys.NET, "listener %s: %s is lane %d of qp %d -> qp %d", context.gid(), peer, hello.lane(),
                     hello.sourceQpn(), hello.targetQpn());
         } catch (AuthHandshake.AuthenticationException e) {
-            Log.warn(Subsys.NET, "listener %s refused connection from %s: %s", context.gid(), peer, e.getMessage());
+            refusals.warn("listener %s refused connection from %s: %s", context.gid(), peer, e.getMessage());
         } catch (IOException e) {
-            if (!closed) Log.warn(Subsys.NET, "listener %s: handshake with %s failed: %s", context.gid(), peer, e);
+            if (!closed) refusals.warn("listener %s: handshake with %s failed: %s", context.gid(), peer, e);
         } finally {
             handshaking.remove(ch);
             if (!accepted) Connector.closeQuietly(ch);
@@ -106,6 +109,7 @@ final class TcpListener implements AutoCloseable {
             // closing anyway
         }
         for (SocketChannel ch : handshaking) Connector.closeQuietly(ch);
+        refusals.flush();
         try {
             acceptor.join(TimeUnit.SECONDS.toMillis(5));
         } catch (InterruptedException e) {
