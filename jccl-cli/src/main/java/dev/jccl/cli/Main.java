@@ -2,6 +2,9 @@ package dev.jccl.cli;
 
 import dev.jccl.cli.launch.LaunchCommand;
 import dev.jccl.cli.perf.PerfCommand;
+import dev.jccl.cli.path.PathCommand;
+import dev.jccl.cli.stress.StressCommand;
+import dev.jccl.cli.sweep.SweepCommand;
 import dev.jccl.cli.topo.TopoCommand;
 import dev.jccl.cli.train.TrainDemoCommand;
 import picocli.CommandLine;
@@ -16,7 +19,10 @@ import picocli.CommandLine.Command;
                 DevinfoCommand.class,
                 LaunchCommand.class,
                 PerfCommand.class,
+                PathCommand.class,
                 TopoCommand.class,
+                SweepCommand.class,
+                StressCommand.class,
         })
 public final class Main implements Runnable {
     public static void main(String[] args) {

@@ -18,7 +18,7 @@ import java.util.List;
  * doctor's soak. Calls go in batches; after each batch one tiny MAX allreduce agrees on the time and
  * the next batch's length (about a twentieth of an interval), so every rank issues the same calls
  * and stops together. The first call of every {@code checkEvery}-th batch is checked against the
- * exact sum. Collapse and periodicity come from the shared detectors.
+ * exact sum. The first tenth of the run, at most 3 s, warms up and is not measured. Collapse and periodicity come from the shared detectors.
  */
 public final class Soak {
     /** One interval: when it ended (seconds from the start), its busbw (GB/s) and how many calls it had. */
@@ -35,6 +35,8 @@ public final class Soak {
     public interface Progress {
         void interval(Interval i, int index, int collapsesSoFar);
     }
+
+    static final long WARMUP_NS = 3_000_000_000L;
 
     private Soak() {}
 
@@ -54,7 +56,9 @@ public final class Soak {
             long start = System.nanoTime();
             long batch = 1;
             long intervalCalls = 0;
-            long intervalStart = 0;
+            // The first moments run cold (the JIT still compiling): they are not an interval of the series.
+            long warmupNs = Math.min(WARMUP_NS, durationNs / 10);
+            long intervalStart = warmupNs;
             for (long b = 0; ; b++) {
                 if (b % checkEvery == 0) {
                     wrong += checked(comm, buf, count);
@@ -73,7 +77,9 @@ public final class Soak {
                 comm.allReduce(ctl, 2, DataType.INT64, ReduceOp.MAX).await();
                 long elapsed = ctl.get(ValueLayout.JAVA_LONG, 0);
                 batch = ctl.get(ValueLayout.JAVA_LONG, 8);
-                if (elapsed - intervalStart >= intervalNs || elapsed >= durationNs) {
+                if (elapsed < warmupNs) {
+                    intervalCalls = 0;
+                } else if (elapsed - intervalStart >= intervalNs || elapsed >= durationNs) {
                     double seconds = (elapsed - intervalStart) / 1e9;
                     double busbw = intervalCalls * (double) bytes / seconds / 1e9 * busFactor;
                     Interval iv = new Interval(elapsed / 1e9, busbw, intervalCalls);
