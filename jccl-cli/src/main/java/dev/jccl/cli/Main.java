@@ -1,5 +1,6 @@
 package dev.jccl.cli;
 
+import dev.jccl.cli.doctor.DoctorCommand;
 import dev.jccl.cli.launch.LaunchCommand;
 import dev.jccl.cli.perf.PerfCommand;
 import dev.jccl.cli.path.PathCommand;
@@ -19,6 +20,7 @@ import picocli.CommandLine.Command;
                 DevinfoCommand.class,
                 LaunchCommand.class,
                 PerfCommand.class,
+                DoctorCommand.class,
                 PathCommand.class,
                 TopoCommand.class,
                 SweepCommand.class,

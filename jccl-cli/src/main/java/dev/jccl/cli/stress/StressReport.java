@@ -28,9 +28,7 @@ public final class StressReport {
         rep.add(t);
         findings(rep, r, fraction);
         double[] x = r.intervals().stream().mapToDouble(Soak.Interval::endS).toArray();
-        rep.add(Chart.line("busbw per interval", "pins mark collapses; the dashed reference is the running median",
-                "time (s)", "busbw (GB/s)", x, List.of(new Chart.Series("busbw", s), new Chart.Series("running median", Collapses.reference(s))),
-                r.collapses(), "collapse"));
+        rep.add(chart(r));
         rep.json(w -> {
             w.name("interval_s").value(r.intervalS(), 3).name("calls").value(r.calls()).name("wrong").value(r.wrong())
                     .name("collapses").beginArray();
@@ -41,6 +39,15 @@ public final class StressReport {
             w.endArray();
         });
         return rep;
+    }
+
+    /** Busbw per interval with the running median, collapses pinned. */
+    public static Chart chart(Soak.Result r) {
+        double[] s = r.series();
+        double[] x = r.intervals().stream().mapToDouble(Soak.Interval::endS).toArray();
+        return Chart.line("busbw per interval", "pins mark collapses; the second line is the running median they are compared with",
+                "time (s)", "busbw (GB/s)", x, List.of(new Chart.Series("busbw", s), new Chart.Series("running median", Collapses.reference(s))),
+                r.collapses(), "collapse");
     }
 
     /** The checks a soak contributes (doctor adds these to its own). */

@@ -4,11 +4,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /** This process's resource limits, as Linux shows them in /proc/self/limits (soft limit; "unlimited" as is). */
-final class Limits {
+public final class Limits {
     private Limits() {}
 
     /** The soft limit named {@code name} (e.g. "Max open files"), or "" when it cannot be read. */
-    static String read(String name) {
+    public static String read(String name) {
         try {
             for (String line : Files.readAllLines(Path.of("/proc/self/limits"))) {
                 if (line.startsWith(name)) {
@@ -23,7 +23,7 @@ final class Limits {
     }
 
     /** A limit as a number; {@code Long.MAX_VALUE} for unlimited, -1 when unknown. */
-    static long value(String text) {
+    public static long value(String text) {
         if (text.equals("unlimited")) return Long.MAX_VALUE;
         try {
             return Long.parseLong(text);

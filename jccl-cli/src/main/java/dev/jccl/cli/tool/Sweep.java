@@ -103,7 +103,8 @@ public final class Sweep {
         double[] x = points.stream().mapToDouble(Point::value).toArray();
         for (int s = 0; s < sizes.size(); s++) {
             int sz = s;
-            Knee kn = Knee.find(x, points.stream().mapToDouble(p -> p.busbw()[sz]).toArray(), Knee.DEFAULT_GROWTH);
+            Knee kn = Knee.find(x, points.stream().mapToDouble(p -> p.busbw()[sz]).toArray(), Knee.DEFAULT_GROWTH,
+                    v -> knob.show((long) v));
             knee[s] = kn.index();
             why[s] = knob.show(points.get(kn.index()).value()) + ": " + kn.reason();
         }

@@ -14,6 +14,11 @@ public record Knee(int index, String reason) {
 
     /** The knee of {@code busbw} measured at {@code values} (ascending); {@code growth} is a fraction, e.g. 0.05. */
     public static Knee find(double[] values, double[] busbw, double growth) {
+        return find(values, busbw, growth, Knee::fmt);
+    }
+
+    /** As above, with {@code show} printing a swept value in the reason (e.g. as a byte size). */
+    public static Knee find(double[] values, double[] busbw, double growth, java.util.function.DoubleFunction<String> show) {
         if (values.length != busbw.length || values.length == 0) {
             throw new IllegalArgumentException("a sweep needs one busbw per value, got " + values.length + " and " + busbw.length);
         }
@@ -29,7 +34,7 @@ public record Knee(int index, String reason) {
             if (bestAt < 0 || bestAfter <= busbw[i] * (1 + growth)) {
                 String why = bestAt < 0 ? "the largest value swept is the best"
                         : String.format(java.util.Locale.ROOT, "no larger value gains more than %.0f%% (best after it: %s at %s, %+.1f%%)",
-                        growth * 100, fmt(bestAfter), fmt(values[bestAt]), (bestAfter / busbw[i] - 1) * 100);
+                        growth * 100, fmt(bestAfter), show.apply(values[bestAt]), (bestAfter / busbw[i] - 1) * 100);
                 return new Knee(i, why);
             }
         }
