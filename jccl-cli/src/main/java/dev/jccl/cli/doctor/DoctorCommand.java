@@ -4,7 +4,7 @@ import dev.jccl.Communicator;
 import dev.jccl.cli.LocalRanksOptions;
 import dev.jccl.cli.stress.StressReport;
 import dev.jccl.cli.tool.Finding;
-import dev.jccl.cli.tool.Inputs;
+import dev.jccl.cli.Inputs;
 import dev.jccl.cli.tool.Links;
 import dev.jccl.cli.tool.OutputOptions;
 import dev.jccl.cli.tool.RankFacts;
@@ -64,7 +64,7 @@ public final class DoctorCommand implements Callable<Integer> {
                 throw new IllegalArgumentException("--skip: unknown check '" + s + "'; known: " + String.join(", ", CHECKS.stream().sorted().toList()));
             }
         }
-        long soakNs = soak.trim().equals("0") ? 0 : Inputs.duration("--soak", soak);
+        long soakNs = Inputs.durationOrZero("--soak", soak);
         int ranks = ToolLaunch.isRank() ? 1 : Inputs.ranks(local.ranks());
         long pairBytes = Inputs.size("--pair-size", pairSize, Inputs.maxBufferBytes(1, ranks));
         long sweepBytes = Inputs.size("--sweep-size", sweepSize, Inputs.maxBufferBytes(2, ranks));

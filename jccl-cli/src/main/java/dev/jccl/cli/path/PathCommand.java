@@ -4,7 +4,7 @@ import dev.jccl.Communicator;
 import dev.jccl.Jccl;
 import dev.jccl.cli.LocalRanksOptions;
 import dev.jccl.cli.perf.coll.CollTest;
-import dev.jccl.cli.tool.Inputs;
+import dev.jccl.cli.Inputs;
 import dev.jccl.cli.tool.OutputOptions;
 import dev.jccl.cli.tool.RankFacts;
 import dev.jccl.cli.tool.ToolJob;
@@ -54,7 +54,12 @@ public final class PathCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        CollTest test = Inputs.collective("COLLECTIVE", collective);
+        CollTest test;
+        try {
+            test = CollTest.parse(collective);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("COLLECTIVE: " + e.getMessage());
+        }
         if (!buffer.equals("native") && !buffer.equals("array")) {
             throw new IllegalArgumentException("--buffer must be native or array, got " + buffer);
         }

@@ -2,7 +2,7 @@ package dev.jccl.cli.stress;
 
 import dev.jccl.Communicator;
 import dev.jccl.cli.LocalRanksOptions;
-import dev.jccl.cli.tool.Inputs;
+import dev.jccl.cli.Inputs;
 import dev.jccl.cli.tool.OutputOptions;
 import dev.jccl.cli.tool.Soak;
 import dev.jccl.cli.tool.ToolJob;

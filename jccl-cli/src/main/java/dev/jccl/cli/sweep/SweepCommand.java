@@ -2,7 +2,7 @@ package dev.jccl.cli.sweep;
 
 import dev.jccl.cli.LocalRanksOptions;
 import dev.jccl.cli.tool.Finding;
-import dev.jccl.cli.tool.Inputs;
+import dev.jccl.cli.Inputs;
 import dev.jccl.cli.tool.OutputOptions;
 import dev.jccl.cli.tool.Sweep;
 import dev.jccl.cli.tool.SweptKnob;

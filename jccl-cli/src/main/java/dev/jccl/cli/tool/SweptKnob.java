@@ -61,6 +61,6 @@ public enum SweptKnob {
 
     public static SweptKnob parse(String text) {
         for (SweptKnob k : values()) if (k.cliName().equals(text.toLowerCase(Locale.ROOT))) return k;
-        throw new IllegalArgumentException("sweep: unknown knob '" + text + "'; known: qps, buffsize, channels, chunksize");
+        throw new IllegalArgumentException("KNOB: unknown knob '" + text + "'; known: qps, buffsize, channels, chunksize");
     }
 }

@@ -1,5 +1,6 @@
 package dev.jccl.cli.tool;
 
+import dev.jccl.cli.Inputs;
 import dev.jccl.cli.LocalRanksOptions;
 import dev.jccl.cli.RankJob;
 import picocli.CommandLine.Model.CommandSpec;

@@ -1,15 +1,12 @@
-package dev.jccl.cli.tool;
+package dev.jccl.cli;
 
-import dev.jccl.cli.perf.coll.CollTest;
 import dev.jccl.util.Sizes;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Arrays;
-import java.util.Locale;
 
 /**
- * Refusals of bad input, each as one line naming the flag and the limit, before any rank starts:
+ * Refusals of bad input, for every command that takes sizes and durations, each as one line naming the flag and the limit, before any rank starts:
  * a size the host's memory cannot hold, a zero or negative duration, an unknown collective. The
  * command's error handler prints the message alone (no stack trace), so a new user sees what to
  * change instead of an OutOfMemoryError from a rank.
@@ -66,6 +63,13 @@ public final class Inputs {
         return Runtime.getRuntime().maxMemory();
     }
 
+    /** Parses a duration flag where 0 means off. */
+    public static long durationOrZero(String flag, String text) {
+        String t = text.trim();
+        if (t.matches("0+[a-z]*")) return 0;
+        return duration(flag, text);
+    }
+
     /** Parses a duration flag: more than 0. */
     public static long duration(String flag, String text) {
         long ns;
@@ -88,10 +92,4 @@ public final class Inputs {
         return count("-N/--ranks", n, MAX_LOCAL_RANKS);
     }
 
-    /** The collective named {@code text}, or a refusal listing the known ones. */
-    public static CollTest collective(String flag, String text) {
-        for (CollTest t : CollTest.values()) if (t.cliName().equals(text.toLowerCase(Locale.ROOT))) return t;
-        throw new IllegalArgumentException(flag + ": unknown collective '" + text + "'; known: "
-                + String.join(", ", Arrays.stream(CollTest.values()).map(CollTest::cliName).toList()));
-    }
 }
