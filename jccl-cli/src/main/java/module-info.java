@@ -14,4 +14,10 @@ module dev.jccl.cli {
     opens dev.jccl.cli.perf to info.picocli;
     opens dev.jccl.cli.perf.coll to info.picocli;
     opens dev.jccl.cli.train to info.picocli;
+    opens dev.jccl.cli.tool to info.picocli;
+    opens dev.jccl.cli.doctor to info.picocli;
+    opens dev.jccl.cli.path to info.picocli;
+    opens dev.jccl.cli.topo to info.picocli;
+    opens dev.jccl.cli.sweep to info.picocli;
+    opens dev.jccl.cli.stress to info.picocli;
 }

@@ -60,7 +60,11 @@ public final class LocalRanksOptions {
     }
 
     public long timeoutNs() {
-        return Sizes.parseDurationNs(timeout);
+        try {
+            return Sizes.parseDurationNs(timeout);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--timeout: " + e.getMessage() + " (0 = no limit)");
+        }
     }
 
     public boolean ranksGiven() {

@@ -1,5 +1,6 @@
 package dev.jccl.comm;
 
+import dev.jccl.trace.DataPathCounters;
 import dev.jccl.ArrayCall;
 import dev.jccl.DataType;
 import dev.jccl.Work;
@@ -136,6 +137,7 @@ final class ArrayStaging {
     }
 
     static void copyIn(Object array, MemorySegment seg) {
+        DataPathCounters.add(DataPathCounters.Counter.STAGED_BYTES, arrayBytes(array));
         switch (array) {
             case float[] a -> MemorySegment.copy(a, 0, seg, ValueLayout.JAVA_FLOAT, 0, a.length);
             case double[] a -> MemorySegment.copy(a, 0, seg, ValueLayout.JAVA_DOUBLE, 0, a.length);
@@ -146,6 +148,7 @@ final class ArrayStaging {
     }
 
     static void copyOut(MemorySegment seg, Object array) {
+        DataPathCounters.add(DataPathCounters.Counter.STAGED_BYTES, arrayBytes(array));
         switch (array) {
             case float[] a -> MemorySegment.copy(seg, ValueLayout.JAVA_FLOAT, 0, a, 0, a.length);
             case double[] a -> MemorySegment.copy(seg, ValueLayout.JAVA_DOUBLE, 0, a, 0, a.length);
@@ -153,5 +156,15 @@ final class ArrayStaging {
             case long[] a -> MemorySegment.copy(seg, ValueLayout.JAVA_LONG, 0, a, 0, a.length);
             default -> throw new IllegalArgumentException("unsupported array " + array.getClass());
         }
+    }
+
+    private static long arrayBytes(Object array) {
+        return switch (array) {
+            case float[] a -> 4L * a.length;
+            case double[] a -> 8L * a.length;
+            case int[] a -> 4L * a.length;
+            case long[] a -> 8L * a.length;
+            default -> 0;
+        };
     }
 }

@@ -1,5 +1,6 @@
 package dev.jccl.comm;
 
+import dev.jccl.trace.DataPathCounters;
 import dev.jccl.DataType;
 import dev.jccl.ReduceOp;
 
@@ -104,7 +105,10 @@ final class Calls {
         }
         MemorySegment aside = staging.acquire(total);
         Operation o = Operation.bound(view(aside, total), aside, outView, out, false);
-        o.beforeStart = () -> MemorySegment.copy(outView, 0, aside, 0, total);
+        o.beforeStart = () -> {
+            MemorySegment.copy(outView, 0, aside, 0, total);
+            DataPathCounters.add(DataPathCounters.Counter.RUNTIME_COPY_BYTES, total);
+        };
         o.afterEnd = () -> staging.release(aside);
         return o;
     }

@@ -1,5 +1,7 @@
 package dev.jccl.comm;
 
+import dev.jccl.util.Sizes;
+import dev.jccl.trace.DataPathCounters;
 import dev.jccl.DataType;
 import dev.jccl.algo.CollectiveArgs;
 import dev.jccl.algo.CostParams;
@@ -141,6 +143,8 @@ final class PlanCache {
                 && !overrides.algorithms().contains(plan.algorithm());
         Log.at(overridden && rank == 0 ? Log.Level.WARN : Log.Level.INFO, Subsys.COLL, "rank %d: %s (%d x %s%s): %s", rank,
                 kind.apiName(), count, type.ncclName(), inPlace ? ", in place" : "", plan.why());
+        DataPathCounters.plan(String.format(java.util.Locale.ROOT, "%s %s, %d channel(s), chunk %s", kind.apiName(),
+                plan.algorithm().knobName(), plan.channels(), Sizes.formatBytes(chunkElems * type.byteSize())));
         return new Compiled(plan, programs, chunkElems);
     }
 }

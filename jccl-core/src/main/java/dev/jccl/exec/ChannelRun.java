@@ -1,5 +1,6 @@
 package dev.jccl.exec;
 
+import dev.jccl.trace.DataPathCounters;
 import dev.jccl.DataType;
 import dev.jccl.ReduceOp;
 import dev.jccl.algo.BufferId;
@@ -114,6 +115,8 @@ final class ChannelRun implements Link.SendListener {
             Trailers t = link.trailers();
             int crc = t == null ? 0 : t.of(src, (p.srcOff[k] + first) * eb, bytes);
             link.postData(src.address() + (p.srcOff[k] + first) * eb, bytes, mr.lkey(), fingerprint, crc, this, k);
+            DataPathCounters.add(DataPathCounters.Counter.SENT_BYTES, bytes);
+            DataPathCounters.add(DataPathCounters.Counter.CHUNKS_SENT, 1);
             posted[k]++;
             n++;
         }
@@ -127,6 +130,7 @@ final class ChannelRun implements Link.SendListener {
             long bytes = Math.min(p.chunkElems, p.count[k] - first) * eb;
             MemorySegment.copy(bind.segment(p.srcBuf[k], p.channel), (p.srcOff[k] + first) * eb,
                     bind.segment(p.dstBuf[k], p.channel), (p.dstOff[k] + first) * eb, bytes);
+            DataPathCounters.add(DataPathCounters.Counter.RUNTIME_COPY_BYTES, bytes);
             done[k]++;
             n++;
         }
@@ -160,6 +164,7 @@ final class ChannelRun implements Link.SendListener {
             } else {
                 MemorySegment.copy(link.slots(), link.arrivalOffset(), dst, dstOff, bytes);
             }
+            DataPathCounters.add(p.reduce[k] ? DataPathCounters.Counter.REDUCED_BYTES : DataPathCounters.Counter.RUNTIME_COPY_BYTES, bytes);
             trace.received(done[k], p.peer[k], bytes, p.reduce[k], startNs);
             link.consumed();
             // Return slots once half the FIFO is held, so a streaming peer never waits for them.

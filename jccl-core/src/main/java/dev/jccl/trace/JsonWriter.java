@@ -74,6 +74,11 @@ public final class JsonWriter {
         return write(quote(s));
     }
 
+    public JsonWriter value(boolean b) {
+        beforeValue();
+        return write(b ? "true" : "false");
+    }
+
     public JsonWriter value(long v) {
         beforeValue();
         return write(Long.toString(v));

@@ -3,9 +3,9 @@ package dev.jccl.cli.perf;
 import dev.jccl.bootstrap.Rendezvous;
 import dev.jccl.cli.LocalRanksOptions;
 import dev.jccl.cli.RankJob;
+import dev.jccl.cli.Inputs;
 import dev.jccl.config.Config;
 import dev.jccl.config.Knobs;
-import dev.jccl.util.Sizes;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -59,7 +59,7 @@ public final class P2pPerfCommand implements Callable<Integer> {
         String provider = local.transport();
         if (local.ranks() != 2) throw new IllegalArgumentException("perf " + test + " runs between exactly 2 ranks, got -N " + local.ranks());
         List<Long> sizes = allSizes ? PerfOptions.allSizes()
-                : List.of(size != null ? Sizes.parseBytes(size) : (t.latency ? 2L : 65536L));
+                : List.of(size != null ? Inputs.size("-s", size, Inputs.maxBufferBytes(2, 2)) : (t.latency ? 2L : 65536L));
         int iters = iterations != null ? iterations : (t.latency ? 1000 : 5000);
         PerfOptions o = new PerfOptions(t, sizes, iters, qps, bidirectional, txDepth, provider);
         if (!RankJob.insideJob()) {

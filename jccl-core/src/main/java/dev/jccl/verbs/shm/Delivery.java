@@ -1,5 +1,6 @@
 package dev.jccl.verbs.shm;
 
+import dev.jccl.trace.DataPathCounters;
 import dev.jccl.verbs.Opcode;
 import dev.jccl.verbs.QpState;
 import dev.jccl.verbs.SendWr;
@@ -89,6 +90,7 @@ final class Delivery {
             try {
                 if (write) MemorySegment.copy(local, localOffset, target.memory, target.offset, len);
                 else MemorySegment.copy(target.memory, target.offset, local, localOffset, len);
+                DataPathCounters.add(DataPathCounters.Counter.PROVIDER_COPY_BYTES, len);
             } finally {
                 peer.regions().release(target);
             }
@@ -117,6 +119,7 @@ final class Delivery {
                 }
                 try {
                     MemorySegment.copy(local, localOffset, target.memory, target.offset, len);
+                    DataPathCounters.add(DataPathCounters.Counter.PROVIDER_COPY_BYTES, len);
                 } finally {
                     peer.regions().release(target);
                 }
@@ -139,6 +142,7 @@ final class Delivery {
                         + ") past its " + memory.byteSize() + "-byte backing file");
             }
             MemorySegment.copy(local, localOffset, memory, offset, len);
+            DataPathCounters.add(DataPathCounters.Counter.PROVIDER_COPY_BYTES, len);
         }
         consume(k, NOTIFY_RECV, NOTIFY_OK, len, 0);
         return complete(wr, len);

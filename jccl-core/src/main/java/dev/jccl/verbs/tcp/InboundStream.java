@@ -1,5 +1,6 @@
 package dev.jccl.verbs.tcp;
 
+import dev.jccl.trace.DataPathCounters;
 import java.io.EOFException;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
@@ -180,6 +181,7 @@ final class InboundStream {
             target = null;
             phase = HEADER;
             frames++;
+            DataPathCounters.add(DataPathCounters.Counter.FRAMES_RECEIVED, 1);
             payloadTaken += codec.chunkLength();
             expectLarge = codec.chunkLength() >= DIRECT_READ_BYTES;
             handler.end(codec, landed);
@@ -192,7 +194,10 @@ final class InboundStream {
         int staged = writePos - readPos;
         if (staged > 0) {
             int take = Math.min(left, staged);
-            if (target != DISCARD) MemorySegment.copy(stagingSegment, readPos, target, targetOffset + payloadDone, take);
+            if (target != DISCARD) {
+                MemorySegment.copy(stagingSegment, readPos, target, targetOffset + payloadDone, take);
+                DataPathCounters.add(DataPathCounters.Counter.PROVIDER_COPY_BYTES, take);
+            }
             readPos += take;
             payloadDone += take;
             return take;
@@ -201,6 +206,7 @@ final class InboundStream {
             int n = channel.read(directView(targetOffset + payloadDone, left));
             if (n < 0) throw endOfStream();
             if (n > 0) lastBytesNs = System.nanoTime();
+            read(n);
             payloadDone += n;
             drained = n < left;
             return n;
@@ -236,6 +242,7 @@ final class InboundStream {
         int n = channel.read(staging);
         if (n < 0) throw endOfStream();
         if (n > 0) lastBytesNs = System.nanoTime();
+        read(n);
         drained = staging.hasRemaining();
         writePos += n;
         return n;
@@ -245,5 +252,10 @@ final class InboundStream {
         boolean between = phase == HEADER && readPos == writePos;
         return new EOFException(between ? "peer " + peer + " closed the connection (lane " + lane + ")"
                 : "peer " + peer + " closed lane " + lane + " in the middle of a frame");
+    }
+
+    private static void read(int bytes) {
+        DataPathCounters.add(DataPathCounters.Counter.SYSCALLS, 1);
+        DataPathCounters.add(DataPathCounters.Counter.SOCKET_BYTES_READ, bytes);
     }
 }

@@ -1,5 +1,6 @@
 package dev.jccl.verbs.tcp;
 
+import dev.jccl.trace.DataPathCounters;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
@@ -48,6 +49,7 @@ final class OutFrame {
                 copiedSegment = MemorySegment.ofBuffer(copied);
             }
             MemorySegment.copy(source, offset, copiedSegment, 0, length);
+            DataPathCounters.add(DataPathCounters.Counter.PROVIDER_COPY_BYTES, length);
             copied.limit(length).position(0);
             payload = copied;
             gather = true;
@@ -82,17 +84,27 @@ final class OutFrame {
     boolean writeTo(SocketChannel channel) throws IOException {
         ByteBuffer header = codec.buffer();
         if (payload == null || (!gather && header.hasRemaining())) {
-            channel.write(header);
-            if (payload == null || header.hasRemaining()) return payload == null && !header.hasRemaining();
+            written(channel.write(header));
+            if (payload == null || header.hasRemaining()) return payload == null && sent(!header.hasRemaining());
         }
         if (gather) {
             parts[0] = header;
             parts[1] = payload;
-            channel.write(parts);
-            return !header.hasRemaining() && !payload.hasRemaining();
+            written(channel.write(parts));
+            return sent(!header.hasRemaining() && !payload.hasRemaining());
         }
-        channel.write(payload);
-        return !payload.hasRemaining();
+        written(channel.write(payload));
+        return sent(!payload.hasRemaining());
+    }
+
+    private static void written(long bytes) {
+        DataPathCounters.add(DataPathCounters.Counter.SYSCALLS, 1);
+        DataPathCounters.add(DataPathCounters.Counter.SOCKET_BYTES_WRITTEN, bytes);
+    }
+
+    private static boolean sent(boolean whole) {
+        if (whole) DataPathCounters.add(DataPathCounters.Counter.FRAMES_SENT, 1);
+        return whole;
     }
 
     void clear() {

@@ -6,7 +6,7 @@ import dev.jccl.Jccl;
 import dev.jccl.ReduceOp;
 import dev.jccl.cli.LocalRanksOptions;
 import dev.jccl.cli.RankJob;
-import dev.jccl.util.Sizes;
+import dev.jccl.cli.Inputs;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -66,6 +66,10 @@ public final class CollPerfCommand implements Callable<Integer> {
             + " so the JIT has compiled the data path (default ${DEFAULT-VALUE}; 0 turns it off)")
     String jitWarmup;
 
+    private long jitWarmupNs() {
+        return Inputs.durationOrZero("--jit-warmup", jitWarmup);
+    }
+
     public CollPerfCommand(CollTest test) {
         this.test = test;
     }
@@ -79,13 +83,17 @@ public final class CollPerfCommand implements Callable<Integer> {
             throw new IllegalArgumentException("-N, -p, -A and --channels choose how perf launches its own ranks; under"
                     + " jccl launch set the rank count there and JCCL_TRANSPORT, JCCL_ALGO or JCCL_NCHANNELS in the environment");
         }
-        CollOptions o = new CollOptions(test, Sizes.parseBytes(minBytes), Sizes.parseBytes(maxBytes), factor, iters, warmup,
+        CollOptions o = new CollOptions(test, Inputs.sizeOrZero("-b/--minbytes", minBytes), Inputs.sizeOrZero("-e/--maxbytes", maxBytes),
+                factor, iters, warmup,
                 check != 0, ReduceOp.parse(op), DataType.parse(datatype), root, json,
-                Sizes.parseDurationNs(jitWarmup), blocking != 0,
-                Sizes.parseBytes(bytesPerSize));
+                jitWarmupNs(), blocking != 0,
+                Inputs.sizeOrZero("--bytes-per-size", bytesPerSize));
         if (!RankJob.insideJob()) {
-            int n = local.ranks();
-            if (n < 1) throw new IllegalArgumentException("--ranks must be >= 1, got " + n);
+            int n = Inputs.ranks(local.ranks());
+            // Each rank holds an input and an output of up to -e bytes: refuse what the host cannot hold
+            // here, in one line, rather than let every rank die of an OutOfMemoryError.
+            Inputs.sizeOrZero("-b/--minbytes", minBytes);
+            if (o.maxBytes() > 0) Inputs.size("-e/--maxbytes", maxBytes, Inputs.maxBufferBytes(2, n));
             Map<String, String> env = new HashMap<>();
             local.putTransport(env);
             if (algo != null) {

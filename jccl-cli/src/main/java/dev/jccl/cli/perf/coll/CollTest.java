@@ -28,7 +28,8 @@ public enum CollTest {
 
     public static CollTest parse(String s) {
         for (CollTest t : values()) if (t.cliName().equals(s.toLowerCase(Locale.ROOT))) return t;
-        throw new IllegalArgumentException("unknown collective '" + s + "'");
+        throw new IllegalArgumentException("unknown collective '" + s + "'; known: "
+                + String.join(", ", java.util.Arrays.stream(values()).map(CollTest::cliName).toList()));
     }
 
     public double busBwFactor(int n) {

@@ -1,0 +1,99 @@
+package dev.jccl.cli.tool;
+
+import dev.jccl.cli.tool.detect.Collapses;
+import dev.jccl.cli.tool.detect.Periodicity;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Random;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Collapse detection (below half the running median) and periodicity (autocorrelation) on
+ * synthetic busbw series of one value per second, as stress measures them.
+ */
+@Tag("unit")
+class CollapseAndPeriodTest {
+    /** 120 one-second intervals of busbw ~10 with 5% noise, seeded so the test is the same every run. */
+    private static double[] noise(long seed) {
+        Random r = new Random(seed);
+        double[] s = new double[120];
+        for (int i = 0; i < s.length; i++) s[i] = 10 * (1 + 0.05 * r.nextGaussian());
+        return s;
+    }
+
+    @Test
+    void collapsesAreIntervalsBelowHalfTheRunningMedian() {
+        double[] s = noise(1);
+        s[20] = 3;
+        s[55] = 4.9;
+        s[90] = 5.5; // 55%: low, but not a collapse
+        assertEquals(List.of(20, 55), Collapses.find(s, 0.5));
+    }
+
+    @Test
+    void noiseHasNoCollapseAndNoPeriod() {
+        for (long seed = 1; seed <= 20; seed++) {
+            double[] s = noise(seed);
+            assertEquals(List.of(), Collapses.find(s, 0.5), "seed " + seed);
+            assertFalse(Periodicity.find(s, 1.0, 0.5).periodic(), "seed " + seed);
+        }
+    }
+
+    @Test
+    void stallsEveryTenSecondsGiveAPeriodOfTenSeconds() {
+        double[] s = noise(2);
+        for (int t = 7; t < s.length; t += 10) s[t] = 2;
+        Periodicity p = Periodicity.find(s, 1.0, 0.5);
+        assertTrue(p.periodic(), p.reason());
+        assertEquals(10, p.periodS(), 2, p.reason());
+    }
+
+    @Test
+    void aJitteredPeriodIsFoundWithinTwentyPercent() {
+        Random jitter = new Random(3);
+        for (double period : new double[] {8, 10, 12}) {
+            double[] s = noise(4);
+            // Each stall lands up to a second early or late, and sometimes spills into the next interval.
+            for (double t = 5; t < s.length - 1; t += period) {
+                int at = (int) Math.round(t + jitter.nextInt(3) - 1);
+                s[at] = 2;
+                if (jitter.nextBoolean()) s[at + 1] = 4;
+            }
+            Periodicity p = Periodicity.find(s, 1.0, 0.5);
+            assertTrue(p.periodic(), period + ": " + p.reason());
+            assertEquals(period, p.periodS(), 0.2 * period, period + ": " + p.reason());
+        }
+    }
+
+    @Test
+    void aQuarterSecondIntervalScalesThePeriod() {
+        double[] s = noise(5);
+        for (int t = 3; t < s.length; t += 40) s[t] = 1;
+        Periodicity p = Periodicity.find(s, 0.25, 0.5);
+        assertTrue(p.periodic(), p.reason());
+        assertEquals(10, p.periodS(), 2, p.reason());
+    }
+
+    @Test
+    void fewRandomCollapsesAreNotAPeriod() {
+        double[] s = noise(6);
+        s[13] = 1;
+        s[71] = 1;
+        Periodicity p = Periodicity.find(s, 1.0, 0.5);
+        assertFalse(p.periodic(), p.reason());
+        assertTrue(p.reason().contains("too few"), p.reason());
+    }
+
+    @Test
+    void scatteredCollapsesWithoutARhythmAreNotAPeriod() {
+        double[] s = noise(7);
+        for (int t : new int[] {4, 9, 31, 33, 58, 97, 111}) s[t] = 1;
+        Periodicity p = Periodicity.find(s, 1.0, 0.5);
+        assertFalse(p.periodic(), p.reason());
+    }
+}
