@@ -2,6 +2,7 @@ package dev.jccl.cli;
 
 import dev.jccl.cli.launch.LaunchCommand;
 import dev.jccl.cli.perf.PerfCommand;
+import dev.jccl.cli.plan.PlanCommand;
 import dev.jccl.cli.train.TrainDemoCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -15,6 +16,7 @@ import picocli.CommandLine.Command;
                 DevinfoCommand.class,
                 LaunchCommand.class,
                 PerfCommand.class,
+                PlanCommand.class,
         })
 public final class Main implements Runnable {
     public static void main(String[] args) {
