@@ -28,9 +28,12 @@ final class PlanFindings {
         StepEstimate best = o.steps().get(o.plan().choice());
         if (best != null) {
             int k = job.accumulation();
-            out.add("accumulation: sync runs once per " + k + " micro-step" + (k == 1 ? "" : "s") + ", " + Units.time(best.syncNs() / k)
-                    + " of sync per micro-step" + (k == 1 ? "; --accum-steps K cuts that by K (sync " + Units.time(best.syncNs())
-                    + " over K computes)" : " instead of " + Units.time(best.syncNs())));
+            long sync = best.syncNs();
+            out.add(k == 1
+                    ? "accumulation: with --accum-steps K sync (" + Units.time(sync) + ") runs once per K micro-steps: " + Units.time(sync / 2)
+                    + " per micro-step at K=2, " + Units.time(sync / 4) + " at K=4"
+                    : "accumulation: sync (" + Units.time(sync) + ") runs once per " + k + " micro-steps: " + Units.time(sync / k)
+                    + " per micro-step instead of " + Units.time(sync));
         }
         long now = job.commBytes() == 4 ? o.fp32Ns() : o.bf16Ns();
         out.add(job.commBytes() == 4
