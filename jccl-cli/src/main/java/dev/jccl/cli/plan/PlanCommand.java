@@ -28,17 +28,17 @@ public final class PlanCommand implements Callable<Integer> {
     String params;
     @Option(names = "--bytes", paramLabel = "SIZE", description = "gradient size in bytes instead of --params: 28G, 512M (binary multiples)")
     String bytes;
-    @Option(names = "--grad-type", defaultValue = "fp32", description = "gradient type: fp32, bf16, fp16 (default ${DEFAULT-VALUE})")
+    @Option(names = "--grad-type", paramLabel = "T", defaultValue = "fp32", description = "gradient type: fp32, bf16, fp16 (default ${DEFAULT-VALUE})")
     String gradType;
-    @Option(names = "--comm-precision", description = "type on the wire: fp32, bf16, fp16 (default: the gradient type)")
+    @Option(names = "--comm-precision", paramLabel = "T", description = "type on the wire: fp32, bf16, fp16 (default: the gradient type)")
     String commType;
-    @Option(names = "--hosts", defaultValue = "1", description = "hosts (default ${DEFAULT-VALUE})")
+    @Option(names = "--hosts", paramLabel = "H", defaultValue = "1", description = "hosts (default ${DEFAULT-VALUE})")
     int hosts;
-    @Option(names = "--ranks-per-host", defaultValue = "8", description = "ranks (GPUs) per host (default ${DEFAULT-VALUE})")
+    @Option(names = "--ranks-per-host", paramLabel = "L", defaultValue = "8", description = "ranks (GPUs) per host (default ${DEFAULT-VALUE})")
     int ranksPerHost;
-    @Option(names = "--intra", defaultValue = "nvlink", description = "intra-host link, per rank (default ${DEFAULT-VALUE})")
+    @Option(names = "--intra", paramLabel = "LINK", defaultValue = "nvlink", description = "intra-host link, per rank (default ${DEFAULT-VALUE})")
     String intra;
-    @Option(names = "--inter", defaultValue = "ib-200", description = "inter-host link, per host NIC (default ${DEFAULT-VALUE})")
+    @Option(names = "--inter", paramLabel = "LINK", defaultValue = "ib-200", description = "inter-host link, per host NIC (default ${DEFAULT-VALUE})")
     String inter;
     @Option(names = "--reduce-bw", paramLabel = "GB/s", description = "how fast a rank reduces incoming data (default 500: a GPU; a CPU core: 4-10)")
     Double reduceGBps;
@@ -51,11 +51,12 @@ public final class PlanCommand implements Callable<Integer> {
     Double flops;
     @Option(names = "--tokens", paramLabel = "T", description = "instead of --flops: tokens per rank per micro-step (FLOPs = 6 x params x tokens)")
     Long tokens;
-    @Option(names = "--tflops", defaultValue = "400", description = "achieved TFLOP/s per rank for --flops/--tokens (default ${DEFAULT-VALUE})")
+    @Option(names = "--tflops", paramLabel = "T", defaultValue = "400",
+            description = "achieved TFLOP/s per rank for --flops/--tokens (default ${DEFAULT-VALUE})")
     double tflops;
     @Option(names = "--bucket-size", paramLabel = "SIZE", description = "gradient bucket (default 25M, as ddp)")
     String bucket;
-    @Option(names = "--accum-steps", defaultValue = "1", description = "micro-steps per optimizer step (default ${DEFAULT-VALUE})")
+    @Option(names = "--accum-steps", paramLabel = "K", defaultValue = "1", description = "micro-steps per optimizer step (default ${DEFAULT-VALUE})")
     int accumulation;
     @Option(names = "--clip", description = "gradient clipping by global norm")
     boolean clip;
