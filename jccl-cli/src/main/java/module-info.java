@@ -1,5 +1,5 @@
 /**
- * The {@code jccl} command: launch, demo, devinfo and perf. A client of the core's exports only
+ * The {@code jccl} command: launch, demo, devinfo, perf and plan. A client of the core's exports only
  * ({@code CliUsesOnlyExportsTest} keeps it so). picocli fills the commands' option fields by
  * reflection, hence the packages opened to it.
  */
@@ -13,6 +13,7 @@ module dev.jccl.cli {
     opens dev.jccl.cli.launch to info.picocli;
     opens dev.jccl.cli.perf to info.picocli;
     opens dev.jccl.cli.perf.coll to info.picocli;
+    opens dev.jccl.cli.plan to info.picocli;
     opens dev.jccl.cli.train to info.picocli;
     opens dev.jccl.cli.tool to info.picocli;
     opens dev.jccl.cli.doctor to info.picocli;

@@ -6,7 +6,8 @@
  * ({@code ddp}), the verbs SPI ({@code verbs}) that providers in other modules implement, the
  * rendezvous store and launcher environments ({@code bootstrap}), typed knobs ({@code config}),
  * the debug log, timelines and the JSON writer ({@code trace}), and a JDK-only toolbox
- * of sizes, deadlines and the job-token handshake ({@code util}) that tools and providers share.
+ * of sizes, deadlines and the job-token handshake ({@code util}) that tools and providers share, and
+ * the planner ({@code plan}: predicted and simulated collective times over a modelled cluster).
  *
  * <p>What stays inside: the runtime ({@code comm}), the schedules and tuner ({@code algo}), the
  * executor ({@code exec}), the reduction kernels ({@code reduce}), the code every provider shares
@@ -31,6 +32,7 @@ module dev.jccl {
     exports dev.jccl.config;
     exports dev.jccl.trace;
     exports dev.jccl.util;
+    exports dev.jccl.plan;
     // Shared provider code (QP state machine, region table, completion queue) for the UCX provider module.
     exports dev.jccl.verbs.base to dev.jccl.provider.ucx;
 

@@ -7,6 +7,7 @@ import dev.jccl.cli.path.PathCommand;
 import dev.jccl.cli.stress.StressCommand;
 import dev.jccl.cli.sweep.SweepCommand;
 import dev.jccl.cli.topo.TopoCommand;
+import dev.jccl.cli.plan.PlanCommand;
 import dev.jccl.cli.train.TrainDemoCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -25,6 +26,7 @@ import picocli.CommandLine.Command;
                 TopoCommand.class,
                 SweepCommand.class,
                 StressCommand.class,
+                PlanCommand.class,
         })
 public final class Main implements Runnable {
     public static void main(String[] args) {

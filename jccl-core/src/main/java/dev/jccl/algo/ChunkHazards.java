@@ -47,13 +47,12 @@ public final class ChunkHazards {
             }
         }
         // Which earlier operations conflict with each operation anywhere; chunk thresholds are
-        // computed from these on demand, so the quadratic scan happens once per schedule.
-        conflicts = new int[ops.size()][];
-        for (int y = 0; y < ops.size(); y++) {
-            List<Integer> c = new ArrayList<>();
-            for (int x = 0; x < y; x++) if (threshold(x, y, 0, ops.get(y).count()) > 0) c.add(x);
-            conflicts[y] = c.stream().mapToInt(Integer::intValue).toArray();
-        }
+        // computed from these on demand. A sweep over each memory space finds the overlapping
+        // pairs, so a ring of a thousand ranks (thousands of operations, each touching one block)
+        // costs the pairs that overlap, not the square of the operation count.
+        conflicts = OverlapSweep.conflicts(accesses.size(), (op, visit) -> {
+            for (Access a : accesses.get(op)) visit.access(a.space, a.start, a.count, a.write);
+        });
     }
 
     /** @param chunkElems elements per chunk, at least 1 */
@@ -66,6 +65,11 @@ public final class ChunkHazards {
 
     public List<Op> ops() {
         return List.copyOf(ops);
+    }
+
+    /** The earlier operations {@code op} may wait on, ascending: every wait of its chunks names one of these. */
+    public int[] dependsOn(int op) {
+        return conflicts[op].clone();
     }
 
     public long chunkElems() {

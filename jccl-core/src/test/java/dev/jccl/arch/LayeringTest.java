@@ -89,6 +89,17 @@ class LayeringTest {
     }
 
     @Test
+    void thePlannerSitsOnTheSchedulesAndNothingInTheCoreUsesIt() {
+        // plan -> algo, never back: the planner prices and simulates the schedules; the runtime never asks it.
+        classes().that().resideInAPackage(pkg.one("dev.jccl.plan.."))
+                .should().onlyDependOnClassesThat().resideInAnyPackage(pkg.of("dev.jccl.plan..", "dev.jccl.algo..", "dev.jccl.util..", "java.."))
+                .check(core);
+        noClasses().that().resideOutsideOfPackages(pkg.of("dev.jccl.plan.."))
+                .should().dependOnClassesThat().resideInAPackage(pkg.one("dev.jccl.plan.."))
+                .check(core);
+    }
+
+    @Test
     void bootstrapNeverReachesIntoProvidersOrCollectives() {
         noClasses().that().resideInAPackage(pkg.one("dev.jccl.bootstrap.."))
                 .should().dependOnClassesThat().resideInAnyPackage(pkg.of("dev.jccl.verbs.base..", "dev.jccl.verbs.shm..",

@@ -1,11 +1,10 @@
 package dev.jccl.cli.train;
 
+import dev.jccl.cli.Resources;
 import dev.jccl.trace.JsonWriter;
 import dev.jccl.trace.TraceEvent;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -23,7 +22,6 @@ import java.util.Map;
  * typical step (the one of median duration) across every rank's tracks.
  */
 final class ReportHtml {
-    static final String ECHARTS = "/META-INF/resources/webjars/echarts/5.3.1/dist/echarts.min.js";
     private static final String TEMPLATE = "/dev/jccl/cli/train/report.html";
 
     private ReportHtml() {}
@@ -35,9 +33,7 @@ final class ReportHtml {
     }
 
     static String render(DemoSummary summary, List<StepRecord> records, List<TraceEvent> events) {
-        // The script goes inside <script>; a "</script" in it would end the element early.
-        String echarts = resource(ECHARTS).replace("</script", "<\\/script");
-        return resource(TEMPLATE).replace("/*ECHARTS*/", echarts).replace("/*DATA*/", data(summary, records, events));
+        return Resources.text(TEMPLATE).replace("/*ECHARTS*/", Resources.echartsForScriptElement()).replace("/*DATA*/", data(summary, records, events));
     }
 
     static String data(DemoSummary summary, List<StepRecord> records, List<TraceEvent> events) {
@@ -128,14 +124,5 @@ final class ReportHtml {
         if (track.startsWith("allreduce") || track.startsWith("reduce-scatter")) return 3;
         if (track.equals("optimizer")) return 4;
         return 5;
-    }
-
-    private static String resource(String name) {
-        try (InputStream in = ReportHtml.class.getResourceAsStream(name)) {
-            if (in == null) throw new IllegalStateException("missing resource " + name + " on the class path");
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 }

@@ -17,13 +17,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The jccl command is a client of what jccl-core exports (its module-info): the public API, the
- * training helper, the verbs SPI, bootstrap, configuration, trace and the JDK-only util toolbox. The
+ * training helper, the verbs SPI, bootstrap, configuration, trace, the JDK-only util toolbox and the
+ * planner. The
  * runtime, executor, schedules, kernels and providers stay the core's own, so the core may change them.
  */
 @Tag("unit")
 class CliUsesOnlyExportsTest {
     static final List<String> EXPORTED = List.of("dev.jccl", "dev.jccl.ddp", "dev.jccl.verbs", "dev.jccl.bootstrap",
-            "dev.jccl.config", "dev.jccl.trace", "dev.jccl.util");
+            "dev.jccl.config", "dev.jccl.trace", "dev.jccl.util", "dev.jccl.plan");
 
     private static JavaClasses classes;
 
