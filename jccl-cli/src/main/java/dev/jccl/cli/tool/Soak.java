@@ -18,7 +18,8 @@ import java.util.List;
  * doctor's soak. Calls go in batches; after each batch one tiny MAX allreduce agrees on the time and
  * the next batch's length (about a twentieth of an interval), so every rank issues the same calls
  * and stops together. The first call of every {@code checkEvery}-th batch is checked against the
- * exact sum. The first tenth of the run, at most 3 s, warms up and is not measured. Collapse and periodicity come from the shared detectors.
+ * exact sum. The clock starts after a first checked call; the first tenth of the run, at most 3 s,
+ * warms up and is not measured. Collapse and periodicity come from the shared detectors.
  */
 public final class Soak {
     /** One interval: when it ended (seconds from the start), its busbw (GB/s) and how many calls it had. */
@@ -53,13 +54,18 @@ public final class Soak {
         try (Arena arena = Arena.ofShared()) {
             MemorySegment buf = arena.allocate(Math.max(4, count * 4), 64);
             MemorySegment ctl = arena.allocate(16, 8);
+            // The clock starts once every rank has made its first call (connections up, first plan
+            // compiled): on a loaded host that alone can take longer than a short soak.
+            wrong += checked(comm, buf, count);
+            checks++;
+            comm.barrier().await();
             long start = System.nanoTime();
             long batch = 1;
             long intervalCalls = 0;
             // The first moments run cold (the JIT still compiling): they are not an interval of the series.
             long warmupNs = Math.min(WARMUP_NS, durationNs / 10);
             long intervalStart = warmupNs;
-            for (long b = 0; ; b++) {
+            for (long b = 1; ; b++) {
                 if (b % checkEvery == 0) {
                     wrong += checked(comm, buf, count);
                     checks++;
