@@ -125,7 +125,8 @@ public final class Soak {
             // A stall much shorter than an interval hardly moves it; in slices of a tenth it is a collapse.
             double[] f = fine.stream().mapToDouble(Double::doubleValue).toArray();
             double sliceS = Stats.median(fineWidthsS.stream().mapToDouble(Double::doubleValue).toArray());
-            Periodicity inSlices = Periodicity.find(f, Double.isNaN(sliceS) ? intervalS / FINE_BINS : sliceS, fraction);
+            Periodicity inSlices = Periodicity.find(f, Double.isNaN(sliceS) ? intervalS / FINE_BINS : sliceS, fraction,
+                    2 * FINE_BINS);
             if (inSlices.periodic()) {
                 p = new Periodicity(true, inSlices.periodS(), inSlices.correlation(), inSlices.reason() + " (in slices of "
                         + String.format(java.util.Locale.ROOT, "%.2f", sliceS) + " s)");
