@@ -6,6 +6,7 @@ import dev.jccl.ReduceOp;
 import dev.jccl.Work;
 import dev.jccl.cli.tool.detect.Collapses;
 import dev.jccl.cli.tool.detect.Periodicity;
+import dev.jccl.cli.tool.detect.Stats;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -18,7 +19,9 @@ import java.util.List;
  * doctor's soak. Calls go in batches; after each batch one tiny MAX allreduce agrees on the time and
  * the next batch's length (about a twentieth of an interval), so every rank issues the same calls
  * and stops together. The first call of every {@code checkEvery}-th batch is checked against the
- * exact sum. The first tenth of the run, at most 3 s, warms up and is not measured. Collapse and periodicity come from the shared detectors.
+ * exact sum. The clock starts after a first checked call; the first tenth of the run, at most 3 s,
+ * warms up and is not measured. Periodicity is looked for per interval and, failing that, in slices of
+ * a tenth of an interval (a 200 ms stall barely dents a 1 s interval). Collapse and periodicity come from the shared detectors.
  */
 public final class Soak {
     /** One interval: when it ended (seconds from the start), its busbw (GB/s) and how many calls it had. */
@@ -37,6 +40,8 @@ public final class Soak {
     }
 
     static final long WARMUP_NS = 3_000_000_000L;
+    /** Slices per interval that periodicity is also looked for in, so a stall of a fifth of an interval still counts. */
+    static final int FINE_BINS = 10;
 
     private Soak() {}
 
@@ -47,19 +52,29 @@ public final class Soak {
         double busFactor = n > 1 ? 2.0 * (n - 1) / n : 1;
         List<Interval> intervals = new ArrayList<>();
         List<Double> series = new ArrayList<>();
+        List<Double> fine = new ArrayList<>();
+        List<Double> fineWidthsS = new ArrayList<>();
         long calls = 0;
         long checks = 0;
         long wrong = 0;
         try (Arena arena = Arena.ofShared()) {
             MemorySegment buf = arena.allocate(Math.max(4, count * 4), 64);
             MemorySegment ctl = arena.allocate(16, 8);
+            // The clock starts once every rank has made its first call (connections up, first plan
+            // compiled): on a loaded host that alone can take longer than a short soak.
+            wrong += checked(comm, buf, count);
+            checks++;
+            comm.barrier().await();
             long start = System.nanoTime();
             long batch = 1;
             long intervalCalls = 0;
             // The first moments run cold (the JIT still compiling): they are not an interval of the series.
             long warmupNs = Math.min(WARMUP_NS, durationNs / 10);
             long intervalStart = warmupNs;
-            for (long b = 0; ; b++) {
+            long fineNs = intervalNs / FINE_BINS;
+            long fineStart = warmupNs;
+            long fineCalls = 0;
+            for (long b = 1; ; b++) {
                 if (b % checkEvery == 0) {
                     wrong += checked(comm, buf, count);
                     checks++;
@@ -69,6 +84,7 @@ public final class Soak {
                 for (long i = 0; i < batch; i++) last = comm.allReduce(buf, count, DataType.FLOAT32, ReduceOp.SUM);
                 if (last != null) last.await();
                 long batchNs = System.nanoTime() - t0;
+                long lastBatch = batch;
                 calls += batch;
                 intervalCalls += batch;
                 long wantBatch = Math.max(1, Math.min(1 << 16, intervalNs / 20 / Math.max(1, batchNs / batch)));
@@ -77,6 +93,15 @@ public final class Soak {
                 comm.allReduce(ctl, 2, DataType.INT64, ReduceOp.MAX).await();
                 long elapsed = ctl.get(ValueLayout.JAVA_LONG, 0);
                 batch = ctl.get(ValueLayout.JAVA_LONG, 8);
+                if (elapsed >= warmupNs) {
+                    fineCalls += lastBatch;
+                    if (elapsed - fineStart >= fineNs) {
+                        fine.add(fineCalls * (double) bytes / ((elapsed - fineStart) / 1e9) / 1e9 * busFactor);
+                        fineWidthsS.add((elapsed - fineStart) / 1e9);
+                        fineStart = elapsed;
+                        fineCalls = 0;
+                    }
+                }
                 if (elapsed < warmupNs) {
                     intervalCalls = 0;
                 } else if (elapsed - intervalStart >= intervalNs || elapsed >= durationNs) {
@@ -95,7 +120,19 @@ public final class Soak {
         }
         double[] s = series.stream().mapToDouble(Double::doubleValue).toArray();
         double intervalS = intervalNs / 1e9;
-        return new Result(intervals, calls, checks, wrong, Collapses.find(s, fraction), Periodicity.find(s, intervalS, fraction), intervalS);
+        Periodicity p = Periodicity.find(s, intervalS, fraction);
+        if (!p.periodic()) {
+            // A stall much shorter than an interval hardly moves it; in slices of a tenth it is a collapse.
+            double[] f = fine.stream().mapToDouble(Double::doubleValue).toArray();
+            double sliceS = Stats.median(fineWidthsS.stream().mapToDouble(Double::doubleValue).toArray());
+            Periodicity inSlices = Periodicity.find(f, Double.isNaN(sliceS) ? intervalS / FINE_BINS : sliceS, fraction,
+                    2 * FINE_BINS);
+            if (inSlices.periodic()) {
+                p = new Periodicity(true, inSlices.periodS(), inSlices.correlation(), inSlices.reason() + " (in slices of "
+                        + String.format(java.util.Locale.ROOT, "%.2f", sliceS) + " s)");
+            }
+        }
+        return new Result(intervals, calls, checks, wrong, Collapses.find(s, fraction), p, intervalS);
     }
 
     /** One allreduce of a known pattern (rank r contributes r + 1 + i % 7); returns the wrong elements of this rank. */

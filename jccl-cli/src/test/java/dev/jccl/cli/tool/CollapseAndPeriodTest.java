@@ -96,4 +96,27 @@ class CollapseAndPeriodTest {
         Periodicity p = Periodicity.find(s, 1.0, 0.5);
         assertFalse(p.periodic(), p.reason());
     }
+
+    @Test
+    void shortStallsShowTheirPeriodInSlicesOfAnInterval() {
+        // 120 s in slices of 0.1 s whose batches alternate 2 and 1 per slice (lumpy), a stall every 10 s.
+        Random r = new Random(8);
+        double[] s = new double[1200];
+        for (int i = 0; i < s.length; i++) s[i] = (i % 2 == 0 ? 10 : 6) * (1 + 0.05 * r.nextGaussian());
+        Periodicity lumpy = Periodicity.find(s, 0.1, 0.5, 20);
+        assertFalse(lumpy.periodic(), "the lumpiness of batches is not a period: " + lumpy.reason());
+        for (int t = 35; t < s.length; t += 100) s[t] = 1;
+        Periodicity p = Periodicity.find(s, 0.1, 0.5, 20);
+        assertTrue(p.periodic(), p.reason());
+        assertEquals(10, p.periodS(), 2, p.reason());
+    }
+
+    @Test
+    void aSeriesCollapsingAllTheTimeIsNoisyNotPeriodic() {
+        Random r = new Random(9);
+        double[] s = new double[120];
+        for (int i = 0; i < s.length; i++) s[i] = r.nextBoolean() ? 10 : 2;
+        Periodicity p = Periodicity.find(s, 1.0, 0.5);
+        assertFalse(p.periodic(), p.reason());
+    }
 }
