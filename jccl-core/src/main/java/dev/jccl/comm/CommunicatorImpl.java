@@ -43,7 +43,7 @@ final class CommunicatorImpl implements Communicator {
     private final long[] recvSeq;
     private long opSeq;
     private long collectiveSeq;
-    private String lastCollective = "none"; // guarded by issueLock: for the ranks still working when this one closes
+    private OpDescriptor lastCollective; // guarded by issueLock: for the ranks still working when this one closes
     private int splits;
     private WorkImpl lastIssued;
     private volatile boolean closed;
@@ -146,7 +146,7 @@ final class CommunicatorImpl implements Communicator {
                 default -> collectiveSeq++;
             };
             OpDescriptor d = new OpDescriptor(seq, kind, match, count, type, op, rootOrPeer);
-            if (!kind.pointToPoint()) lastCollective = d.describe() + " (seq " + seq + " on rank " + who.rank() + ")";
+            if (!kind.pointToPoint()) lastCollective = d; // no text here: issuing allocates nothing of its own
             WorkImpl work = new WorkImpl(engine, seq);
             o.issued(d, engine.recorder().add(d), work);
             if (staged != null) {
@@ -204,7 +204,7 @@ final class CommunicatorImpl implements Communicator {
     public void close() {
         WorkImpl last;
         long collectives;
-        String lastColl;
+        OpDescriptor lastColl;
         synchronized (issueLock) {
             if (closed) return;
             closed = true;
@@ -221,7 +221,8 @@ final class CommunicatorImpl implements Communicator {
         }
         if (engine.failure() == null) {
             engine.drain();
-            closing.announce(collectives, lastColl);
+            closing.announce(collectives, lastColl == null ? "none"
+                    : lastColl.describe() + " (seq " + lastColl.opSeq() + " on rank " + who.rank() + ")");
             closing.await(engine::nothingToWaitFor);
         }
         shutdown();

@@ -27,7 +27,22 @@ final class Preflight {
                 return Optional.of("the test subnet " + Names.SUBNET + " is routed on this machine already: " + line);
             }
         }
-        return Optional.empty();
+        return probe();
+    }
+
+    /** Root in a container may still lack the capabilities: try a namespace and a private mount once. */
+    private static Optional<String> probe() {
+        String ns = Names.PREFIX + "probe-" + ProcessHandle.current().pid();
+        Cmd.Result add = Cmd.run("ip", "netns", "add", ns);
+        if (!add.ok()) return Optional.of("cannot create a network namespace: " + add.output());
+        try {
+            Cmd.Result mount = Cmd.run("ip", "netns", "exec", ns, "unshare", "--uts", "--mount", "--propagation", "private",
+                    "sh", "-c", "hostname " + ns + " && mount -t tmpfs " + Names.PREFIX + "probe /mnt");
+            if (!mount.ok()) return Optional.of("cannot give a namespace its own host name and tmpfs: " + mount.output());
+            return Optional.empty();
+        } finally {
+            Cmd.run("ip", "netns", "del", ns);
+        }
     }
 
     private static boolean isRoot() {
