@@ -88,7 +88,7 @@ class ShmControlFileProperties {
         FuzzCount.report(HEADER);
     }
 
-    @Property
+    @Property(tries = 500)
     void lookupsThroughAGarbledTableAreRefusedOrStayInsideTheMappedFile(@ForAll long seed) {
         Mutator m = new Mutator(new SplittableRandom(seed), ByteOrder.nativeOrder());
         SplittableRandom r = m.random();

@@ -43,7 +43,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * and never past the sender's own memory, garbled notifications move no byte, and closing leaves no
  * file behind.
  */
-@Tag("unit")
+@Tag("slow")
 class ShmRingProperties {
     private static final String NOTIFY = "shm-rings (garbled notifications, peer to owner)";
     private static final String RECEIVES = "shm-rings (garbled receive ring, owner to sender)";

@@ -42,7 +42,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * guard byte around its regions or receive buffers changes, frames sent after that are dropped, and
  * the same context, and a pair of good queue pairs beside it, keep working.
  */
-@Tag("unit")
+@Tag("slow")
 class TcpPeerFuzzProperties {
     private static final String TARGET = "tcp-provider (authenticated peer, live queue pair)";
     private static final String AFTER_CLOSE = "tcp-provider (frames after ERR)";
