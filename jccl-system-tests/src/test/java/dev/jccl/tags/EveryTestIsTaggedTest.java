@@ -54,6 +54,7 @@ class EveryTestIsTaggedTest {
                         testClasses.add(f);
                         modules.add(module.getFileName().toString());
                         String problem = tagProblem(Files.readString(f));
+                        if (problem == null) problem = nameProblem(f.getFileName().toString());
                         if (problem != null) wrong.add(root.relativize(f) + ": " + problem);
                     }
                 }
@@ -92,6 +93,14 @@ class EveryTestIsTaggedTest {
         Matcher cls = Pattern.compile("(?m)^(public\\s+|final\\s+|abstract\\s+)*class\\s").matcher(source);
         if (!cls.find() || cls.start() < tagAt) return "the tag is not on the top-level class";
         return engineProblem(source);
+    }
+
+    /** Null when surefire's includes (root pom) pick the class up; a class they miss never runs. */
+    static String nameProblem(String fileName) {
+        String name = fileName.replace(".java", "");
+        boolean included = name.startsWith("Test") || name.endsWith("Test") || name.endsWith("Tests") || name.endsWith("TestCase")
+                || name.endsWith("Properties");
+        return included ? null : "declares tests but its name is not one surefire runs (*Test, *Properties)";
     }
 
     /** Null when the class's tag is the one its engine reads (see the class comment). */

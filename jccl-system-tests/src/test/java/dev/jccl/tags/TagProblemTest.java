@@ -34,4 +34,12 @@ class TagProblemTest {
         assertEquals("a Jupiter class needs org.junit.jupiter.api.Tag (Jupiter ignores jqwik's @Tag)",
                 EveryTestIsTaggedTest.tagProblem("import net.jqwik.api.Tag;\n@Tag(\"unit\")\nclass ATest {\n @Test void t() {}\n}\n"));
     }
+
+    @Test
+    void aClassSurefireWouldNotRunIsNamed() {
+        assertNull(EveryTestIsTaggedTest.nameProblem("StoreDecoderProperties.java"));
+        assertNull(EveryTestIsTaggedTest.nameProblem("TcpAuthTest.java"));
+        assertEquals("declares tests but its name is not one surefire runs (*Test, *Properties)",
+                EveryTestIsTaggedTest.nameProblem("StoreFuzz.java"));
+    }
 }
