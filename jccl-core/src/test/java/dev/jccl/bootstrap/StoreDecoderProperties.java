@@ -3,11 +3,10 @@ package dev.jccl.bootstrap;
 import dev.jccl.fuzz.Allocations;
 import dev.jccl.fuzz.FuzzCount;
 import dev.jccl.fuzz.Mutator;
-import net.jqwik.api.Example;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Tag;
-import net.jqwik.api.lifecycle.AfterContainer;
+import dev.jccl.fuzz.Tries;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayInputStream;
 import java.io.DataInputStream;
@@ -32,9 +31,15 @@ class StoreDecoderProperties {
     private static final String BODIES = "store-decoder (request bodies)";
     private static final String PREFIXES = "store-decoder (length prefixes)";
     private static final int BATCH = 30;
+    private static final int TRIES = 1000;
 
-    @Property
-    void everyBodyIsARequestWithinLimitsOrRefused(@ForAll long seed) {
+    @Test
+    void everyBodyIsARequestWithinLimitsOrRefused() {
+        Tries.run(TRIES, this::everyBodyIsARequestWithinLimitsOrRefused);
+    }
+
+    /** One try of {@link #everyBodyIsARequestWithinLimitsOrRefused()}. */
+    private void everyBodyIsARequestWithinLimitsOrRefused(long seed) {
         Mutator m = new Mutator(new SplittableRandom(seed), ByteOrder.BIG_ENDIAN);
         for (int i = 0; i < BATCH; i++) {
             byte[] good = StoreFrames.request(m.random(), i, false);
@@ -43,8 +48,13 @@ class StoreDecoderProperties {
         }
     }
 
-    @Property
-    void aLengthPrefixIsNeverBelievedBeyondTheBytesThatFollow(@ForAll long seed) throws Exception {
+    @Test
+    void aLengthPrefixIsNeverBelievedBeyondTheBytesThatFollow() {
+        Tries.run(TRIES, this::aLengthPrefixIsNeverBelievedBeyondTheBytesThatFollow);
+    }
+
+    /** One try of {@link #aLengthPrefixIsNeverBelievedBeyondTheBytesThatFollow()}. */
+    private void aLengthPrefixIsNeverBelievedBeyondTheBytesThatFollow(long seed) throws Exception {
         Mutator m = new Mutator(new SplittableRandom(seed), ByteOrder.BIG_ENDIAN);
         for (int i = 0; i < BATCH; i++) {
             byte[] body = m.noise(m.random().nextInt(64));
@@ -57,13 +67,13 @@ class StoreDecoderProperties {
     }
 
     /** Regression: a key count the frame cannot hold is refused before a list of that size is made. */
-    @Example
+    @Test
     void anAbsurdKeyCountAllocatesNothing() {
         byte[] body = ByteBuffer.allocate(21).put(OP_WAIT).putLong(1).putInt(1 << 30).putLong(0).array();
         assertTrue(!parsesWithinLimits(body));
     }
 
-    @AfterContainer
+    @AfterAll
     static void report() {
         FuzzCount.report(BODIES);
         FuzzCount.report(PREFIXES);

@@ -2,12 +2,12 @@ package dev.jccl.bootstrap;
 
 import dev.jccl.fuzz.FuzzCount;
 import dev.jccl.fuzz.Mutator;
+import dev.jccl.fuzz.Tries;
 import dev.jccl.util.AuthHandshake;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Tag;
-import net.jqwik.api.lifecycle.AfterContainer;
-import net.jqwik.api.lifecycle.BeforeContainer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
 
 import java.io.DataInputStream;
 import java.io.EOFException;
@@ -41,13 +41,13 @@ class StoreServerProperties {
     private static TcpStoreServer server;
     private static TcpStoreClient good;
 
-    @BeforeContainer
+    @BeforeAll
     static void start() {
         server = TcpStoreServer.startLoopback(0, TOKEN, SECOND);
         good = TcpStoreClient.connect("127.0.0.1", server.port(), TOKEN, 5 * SECOND);
     }
 
-    @AfterContainer
+    @AfterAll
     static void stop() {
         good.close();
         server.close();
@@ -55,8 +55,13 @@ class StoreServerProperties {
         FuzzCount.report(AFTER_AUTH);
     }
 
-    @Property(tries = TRIES)
-    void garbageInsteadOfTheHandshakeIsRefused(@ForAll long seed) throws Exception {
+    @Test
+    void garbageInsteadOfTheHandshakeIsRefused() {
+        Tries.run(TRIES, this::garbageInsteadOfTheHandshakeIsRefused);
+    }
+
+    /** One try of {@link #garbageInsteadOfTheHandshakeIsRefused()}. */
+    private void garbageInsteadOfTheHandshakeIsRefused(long seed) throws Exception {
         Mutator m = new Mutator(new SplittableRandom(seed), ByteOrder.BIG_ENDIAN);
         try (Socket s = open()) {
             byte[] garbage = switch (m.random().nextInt(3)) {
@@ -72,8 +77,13 @@ class StoreServerProperties {
         assertStillServes(seed);
     }
 
-    @Property(tries = TRIES)
-    void garbageAfterTheHandshakeClosesOnlyThatConnection(@ForAll long seed) throws Exception {
+    @Test
+    void garbageAfterTheHandshakeClosesOnlyThatConnection() {
+        Tries.run(TRIES, this::garbageAfterTheHandshakeClosesOnlyThatConnection);
+    }
+
+    /** One try of {@link #garbageAfterTheHandshakeClosesOnlyThatConnection()}. */
+    private void garbageAfterTheHandshakeClosesOnlyThatConnection(long seed) throws Exception {
         Mutator m = new Mutator(new SplittableRandom(seed), ByteOrder.BIG_ENDIAN);
         try (Socket s = open()) {
             AuthHandshake.client(s.getInputStream(), s.getOutputStream(), TOKEN, TcpStoreServer.HANDSHAKE_PURPOSE);

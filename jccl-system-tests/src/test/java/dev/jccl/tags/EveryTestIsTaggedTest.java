@@ -24,21 +24,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * counted twice in the developer's mind. Reads the sources, since core's tests are not on this
  * module's class path as classes to load.
  *
- * <p>jqwik property classes ({@code @Property}, {@code @Example}) run on jqwik's own engine, which
- * reads only its own {@code net.jqwik.api.Tag}: a Jupiter {@code @Tag} there is silently ignored and
- * the class would run under -Pquick whatever it says. So such a class must import jqwik's Tag, and a
- * Jupiter class must not.
+ * <p>A class that declares tests must also have a name surefire's includes (root pom) pick up, or it
+ * never runs at all, whatever its tag.
  */
 @Tag("unit")
 class EveryTestIsTaggedTest {
     private static final Set<String> TAGS = Set.of("unit", "multiprocess", "slow");
-    private static final Pattern TEST_ANNOTATION =
-            Pattern.compile("@(Test|ParameterizedTest|TestFactory|RepeatedTest|TestTemplate|ArchTest|Property|Example)\\b");
-    private static final Pattern JQWIK_TEST = Pattern.compile("@(Property|Example)\\b");
-    private static final Pattern JUPITER_TEST = Pattern.compile("@(Test|ParameterizedTest|TestFactory|RepeatedTest|TestTemplate)\\b");
-    private static final Pattern JQWIK_IMPORT = Pattern.compile("(?m)^import net\\.jqwik\\.api\\.");
-    private static final Pattern JQWIK_TAG_IMPORT = Pattern.compile("(?m)^import net\\.jqwik\\.api\\.(Tag|\\*);");
-    private static final Pattern JUPITER_TAG_IMPORT = Pattern.compile("(?m)^import org\\.junit\\.jupiter\\.api\\.(Tag|\\*);");
+    private static final Pattern TEST_ANNOTATION = Pattern.compile("@(Test|ParameterizedTest|TestFactory|RepeatedTest|TestTemplate|ArchTest)\\b");
     private static final Pattern TAG = Pattern.compile("@Tag\\(\"([^\"]*)\"\\)");
 
     @Test
@@ -54,6 +46,7 @@ class EveryTestIsTaggedTest {
                         testClasses.add(f);
                         modules.add(module.getFileName().toString());
                         String problem = tagProblem(Files.readString(f));
+                        if (problem == null) problem = nameProblem(f.getFileName().toString());
                         if (problem != null) wrong.add(root.relativize(f) + ": " + problem);
                     }
                 }
@@ -91,18 +84,15 @@ class EveryTestIsTaggedTest {
         int tagAt = source.indexOf("@Tag(\"" + build.getFirst() + "\")");
         Matcher cls = Pattern.compile("(?m)^(public\\s+|final\\s+|abstract\\s+)*class\\s").matcher(source);
         if (!cls.find() || cls.start() < tagAt) return "the tag is not on the top-level class";
-        return engineProblem(source);
+        return null;
     }
 
-    /** Null when the class's tag is the one its engine reads (see the class comment). */
-    private static String engineProblem(String source) {
-        boolean jqwik = JQWIK_TEST.matcher(source).find() && JQWIK_IMPORT.matcher(source).find();
-        boolean jqwikTag = JQWIK_TAG_IMPORT.matcher(source).find();
-        boolean jupiterTag = JUPITER_TAG_IMPORT.matcher(source).find();
-        if (jqwik && JUPITER_TEST.matcher(source).find()) return "mixes jqwik properties and Jupiter tests in one class";
-        if (jqwik && (!jqwikTag || jupiterTag)) return "a jqwik class needs net.jqwik.api.Tag (jqwik ignores Jupiter's @Tag)";
-        if (!jqwik && jqwikTag) return "a Jupiter class needs org.junit.jupiter.api.Tag (Jupiter ignores jqwik's @Tag)";
-        return null;
+    /** Null when surefire's includes (root pom) pick the class up; a class they miss never runs. */
+    static String nameProblem(String fileName) {
+        String name = fileName.replace(".java", "");
+        boolean included = name.startsWith("Test") || name.endsWith("Test") || name.endsWith("Tests") || name.endsWith("TestCase")
+                || name.endsWith("Properties");
+        return included ? null : "declares tests but its name is not one surefire runs (*Test, *Properties)";
     }
 
     /** The folder of the root pom: surefire runs tests in their module's folder. */

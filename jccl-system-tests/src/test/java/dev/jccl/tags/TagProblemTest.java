@@ -24,14 +24,10 @@ class TagProblemTest {
     }
 
     @Test
-    void aJqwikClassMustCarryJqwiksOwnTag() {
-        String jqwik = "import net.jqwik.api.Property;\nimport net.jqwik.api.Tag;\n@Tag(\"unit\")\nclass AProperties {\n @Property void p() {}\n}\n";
-        assertNull(EveryTestIsTaggedTest.tagProblem(jqwik));
-        assertEquals("a jqwik class needs net.jqwik.api.Tag (jqwik ignores Jupiter's @Tag)", EveryTestIsTaggedTest.tagProblem(
-                jqwik.replace("import net.jqwik.api.Tag;", "import org.junit.jupiter.api.Tag;")));
-        assertEquals("mixes jqwik properties and Jupiter tests in one class",
-                EveryTestIsTaggedTest.tagProblem(jqwik.replace(" @Property void p() {}", " @Property void p() {}\n @Test void t() {}")));
-        assertEquals("a Jupiter class needs org.junit.jupiter.api.Tag (Jupiter ignores jqwik's @Tag)",
-                EveryTestIsTaggedTest.tagProblem("import net.jqwik.api.Tag;\n@Tag(\"unit\")\nclass ATest {\n @Test void t() {}\n}\n"));
+    void aClassSurefireWouldNotRunIsNamed() {
+        assertNull(EveryTestIsTaggedTest.nameProblem("StoreDecoderProperties.java"));
+        assertNull(EveryTestIsTaggedTest.nameProblem("TcpAuthTest.java"));
+        assertEquals("declares tests but its name is not one surefire runs (*Test, *Properties)",
+                EveryTestIsTaggedTest.nameProblem("StoreFuzz.java"));
     }
 }

@@ -3,6 +3,7 @@ package dev.jccl.verbs.shm;
 import dev.jccl.fuzz.FuzzCount;
 import dev.jccl.fuzz.Guarded;
 import dev.jccl.fuzz.Mutator;
+import dev.jccl.fuzz.Tries;
 import dev.jccl.testkit.PairBed;
 import dev.jccl.verbs.Access;
 import dev.jccl.verbs.MemoryRegion;
@@ -11,11 +12,9 @@ import dev.jccl.verbs.SendWr;
 import dev.jccl.verbs.WcOpcode;
 import dev.jccl.verbs.WcStatus;
 import dev.jccl.verbs.WorkCompletion;
-import net.jqwik.api.Example;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Tag;
-import net.jqwik.api.lifecycle.AfterContainer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
 import java.lang.foreign.Arena;
@@ -43,21 +42,26 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * and never past the sender's own memory, garbled notifications move no byte, and closing leaves no
  * file behind.
  */
-@Tag("unit")
+@Tag("slow")
 class ShmRingProperties {
     private static final String NOTIFY = "shm-rings (garbled notifications, peer to owner)";
     private static final String RECEIVES = "shm-rings (garbled receive ring, owner to sender)";
     private static final long[] NOTIFY_FIELDS = {NOTIFY_RECV_SEQ, NOTIFY_BYTE_LEN, NOTIFY_IMM, NOTIFY_OPCODE, NOTIFY_STATUS};
     private static final long[] RECV_FIELDS = {RECV_SEQ, RECV_ALLOC_ID, RECV_FILE_OFFSET, RECV_LENGTH};
 
-    @AfterContainer
+    @AfterAll
     static void report() {
         FuzzCount.report(NOTIFY);
         FuzzCount.report(RECEIVES);
     }
 
-    @Property(tries = 100)
-    void garbledRingsCompleteEveryReceiveOnceAndReachNoGuard(@ForAll long seed) throws IOException {
+    @Test
+    void garbledRingsCompleteEveryReceiveOnceAndReachNoGuard() {
+        Tries.run(100, this::garbledRingsCompleteEveryReceiveOnceAndReachNoGuard);
+    }
+
+    /** One try of {@link #garbledRingsCompleteEveryReceiveOnceAndReachNoGuard()}. */
+    private void garbledRingsCompleteEveryReceiveOnceAndReachNoGuard(long seed) throws IOException {
         Mutator m = new Mutator(new SplittableRandom(seed), ByteOrder.nativeOrder());
         SplittableRandom r = m.random();
         List<Guarded> ownerGuards = new ArrayList<>();
@@ -103,13 +107,13 @@ class ShmRingProperties {
     }
 
     /** Regression: a notification tail far past what was posted failed the owner's poll as a CQ overrun. */
-    @Example
+    @Test
     void aNotificationTailPastThePostedReceivesErrsTheQueuePair() throws IOException {
         assertOneReceiveEndsInError(NOTIFY_TAIL_OFFSET, -1, 1L << 40, "rings are corrupt");
     }
 
     /** Regression: a SEND notification claiming more bytes than its buffer completed as SUCCESS with that count. */
-    @Example
+    @Test
     void aNotificationClaimingMoreThanTheBufferIsRefused() throws IOException {
         assertOneReceiveEndsInError(NOTIFY_TAIL_OFFSET, NOTIFY_BYTE_LEN, 1, "malformed");
     }

@@ -2,6 +2,7 @@ package dev.jccl.verbs.tcp;
 
 import dev.jccl.config.Config;
 import dev.jccl.trace.Log;
+import dev.jccl.trace.RateLimitedWarning;
 import dev.jccl.util.BackoffIdleStrategy;
 import dev.jccl.util.WaitPolicy;
 import dev.jccl.util.Deadline;
@@ -14,8 +15,13 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.SocketException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
@@ -49,6 +55,32 @@ class TcpAuthTest {
             assertTrue(line.contains("WARN"), line);
             assertTrue(line.contains("job token"), line);
         }
+    }
+
+    @Test
+    void aPortScanWritesAFewLinesAndSaysHowManyItLeftOut() throws IOException {
+        Path logFile = dir.resolve("scan.log");
+        Log.configure(Config.of(Map.of("JCCL_DEBUG_FILE", logFile.toString())));
+        int scans = 30;
+        try (TcpPeer b = new TcpPeer(TcpPeer.config(1), 4)) {
+            InetSocketAddress listener = TcpConnection.parseGid(b.qp.localInfo().gid());
+            for (int i = 0; i < scans; i++) {
+                try (Socket s = new Socket(listener.getAddress(), listener.getPort())) {
+                    s.setSoTimeout(10_000);
+                    s.getOutputStream().write("GET / HTTP/1.1\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+                    s.shutdownOutput();
+                    try {
+                        s.getInputStream().readAllBytes(); // the listener's hello, then its close: the refusal is logged by then
+                    } catch (SocketException reset) {
+                        // closed with the hello unread by us: closed all the same
+                    }
+                }
+            }
+        } // closing the listener reports what it left out
+        List<String> lines = Files.readAllLines(logFile);
+        int burst = RateLimitedWarning.DEFAULT_BURST;
+        assertEquals(burst, lines.stream().filter(l -> l.contains("refused connection from")).count(), String.join("\n", lines));
+        assertTrue(lines.stream().anyMatch(l -> l.contains((scans - burst) + " similar refusals suppressed")), String.join("\n", lines));
     }
 
     @Test

@@ -3,6 +3,7 @@ package dev.jccl.verbs.tcp;
 import dev.jccl.fuzz.FuzzCount;
 import dev.jccl.fuzz.Guarded;
 import dev.jccl.fuzz.Mutator;
+import dev.jccl.fuzz.Tries;
 import dev.jccl.util.AuthHandshake;
 import dev.jccl.verbs.Access;
 import dev.jccl.verbs.ConnectInfo;
@@ -13,11 +14,10 @@ import dev.jccl.verbs.RecvWr;
 import dev.jccl.verbs.SendWr;
 import dev.jccl.verbs.WcStatus;
 import dev.jccl.verbs.WorkCompletion;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Tag;
-import net.jqwik.api.lifecycle.AfterContainer;
-import net.jqwik.api.lifecycle.BeforeContainer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
 
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
@@ -42,7 +42,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * guard byte around its regions or receive buffers changes, frames sent after that are dropped, and
  * the same context, and a pair of good queue pairs beside it, keep working.
  */
-@Tag("unit")
+@Tag("slow")
 class TcpPeerFuzzProperties {
     private static final String TARGET = "tcp-provider (authenticated peer, live queue pair)";
     private static final String AFTER_CLOSE = "tcp-provider (frames after ERR)";
@@ -55,7 +55,7 @@ class TcpPeerFuzzProperties {
     private static TcpPeer goodB;
     private static ServerSocketChannel fakeListener;
 
-    @BeforeContainer
+    @BeforeAll
     static void open() throws IOException {
         victim = new TcpPeer(TcpPeer.config(1), 8);
         goodA = new TcpPeer(TcpPeer.config(1), 4);
@@ -65,7 +65,7 @@ class TcpPeerFuzzProperties {
         Thread.ofPlatform().daemon().name("fuzz-fake-listener").start(TcpPeerFuzzProperties::playTheFakePeersListener);
     }
 
-    @AfterContainer
+    @AfterAll
     static void close() throws IOException {
         fakeListener.close();
         goodA.close();
@@ -75,8 +75,13 @@ class TcpPeerFuzzProperties {
         FuzzCount.report(AFTER_CLOSE);
     }
 
-    @Property(tries = TRIES)
-    void brokenFramesErrTheQueuePairAndNothingElse(@ForAll long seed) throws Exception {
+    @Test
+    void brokenFramesErrTheQueuePairAndNothingElse() {
+        Tries.run(TRIES, this::brokenFramesErrTheQueuePairAndNothingElse);
+    }
+
+    /** One try of {@link #brokenFramesErrTheQueuePairAndNothingElse()}. */
+    private void brokenFramesErrTheQueuePairAndNothingElse(long seed) throws Exception {
         SplittableRandom r = new SplittableRandom(seed);
         List<Guarded> guards = new ArrayList<>();
         List<MemoryRegion> registered = new ArrayList<>();
