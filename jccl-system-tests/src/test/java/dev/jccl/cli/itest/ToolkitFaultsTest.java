@@ -3,7 +3,9 @@ package dev.jccl.cli.itest;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -39,10 +41,10 @@ class ToolkitFaultsTest {
 
     @Test
     @Timeout(240)
-    void stressFindsTheTenSecondPeriodOfOneRanksStalls() throws Exception {
+    void stressFindsTheTenSecondPeriodOfOneRanksStalls(@TempDir Path dir) throws Exception {
         Map<String, String> env = Map.of("JCCL_TRANSPORT", "debug,shm", "JCCL_FAULTS", "stall=rank1:3s/10s", "JCCL_TIMEOUT", "60s");
         CliRun run = CliRun.run(env, Duration.ofSeconds(230), "stress", "--minutes", "2", "-N", "2", "--size", "1M", "--json",
-                "--timeout", "220s");
+                "--csv", dir.resolve("stress.csv").toString(), "--timeout", "220s");
         assertTrue(run.stdout().contains("\"periodic\":true") || run.stdout().contains("\"periodic\": true"),
                 "periodic collapse reported\n" + run.describe());
         Matcher p = PERIOD.matcher(run.stdout());
@@ -53,10 +55,10 @@ class ToolkitFaultsTest {
 
     @Test
     @Timeout(150)
-    void stressReportsNoPeriodWithoutStalls() throws Exception {
+    void stressReportsNoPeriodWithoutStalls(@TempDir Path dir) throws Exception {
         Map<String, String> env = Map.of("JCCL_TRANSPORT", "debug,shm", "JCCL_TIMEOUT", "60s");
         CliRun run = CliRun.run(env, Duration.ofSeconds(140), "stress", "--minutes", "0.75", "-N", "2", "--size", "1M", "--json",
-                "--timeout", "130s");
+                "--csv", dir.resolve("stress.csv").toString(), "--timeout", "130s");
         assertEquals(0, run.exitCode(), run.describe());
         assertTrue(run.stdout().contains("\"periodic\":false") || run.stdout().contains("\"periodic\": false"), run.describe());
     }
