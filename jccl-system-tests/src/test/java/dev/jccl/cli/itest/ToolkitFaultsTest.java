@@ -19,7 +19,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * The toolkit against faults made on purpose by the test kit's debug provider, selected in every
  * rank's JVM through JCCL_TRANSPORT and JCCL_FAULTS: doctor must name the rank that was slowed and
- * no other, and stress must find the period of stalls, and none where there are none.
+ * no other, and stress must find the period of one rank's stalls (that it finds none without
+ * stalls is ToolkitEndToEndTest's).
  */
 @Tag("slow")
 class ToolkitFaultsTest {
@@ -51,15 +52,5 @@ class ToolkitFaultsTest {
         assertTrue(p.find(), run.describe());
         double period = Double.parseDouble(p.group(1));
         assertTrue(period >= 8 && period <= 12, "period " + period + " s, expected 10 s +- 20%\n" + run.describe());
-    }
-
-    @Test
-    @Timeout(150)
-    void stressReportsNoPeriodWithoutStalls(@TempDir Path dir) throws Exception {
-        Map<String, String> env = Map.of("JCCL_TRANSPORT", "debug,shm", "JCCL_TIMEOUT", "60s");
-        CliRun run = CliRun.run(env, Duration.ofSeconds(140), "stress", "--minutes", "0.75", "-N", "2", "--size", "1M", "--json",
-                "--csv", dir.resolve("stress.csv").toString(), "--timeout", "130s");
-        assertEquals(0, run.exitCode(), run.describe());
-        assertTrue(run.stdout().contains("\"periodic\":false") || run.stdout().contains("\"periodic\": false"), run.describe());
     }
 }
