@@ -120,7 +120,8 @@ public final class Soak {
         }
         double[] s = series.stream().mapToDouble(Double::doubleValue).toArray();
         double intervalS = intervalNs / 1e9;
-        Periodicity p = Periodicity.find(s, intervalS, fraction);
+        double[] ends = intervals.stream().mapToDouble(Interval::endS).toArray();
+        Periodicity p = Periodicity.find(s, ends, intervalS, fraction, 2);
         if (!p.periodic()) {
             // A stall much shorter than an interval hardly moves it; in slices of a tenth it is a collapse.
             double[] f = fine.stream().mapToDouble(Double::doubleValue).toArray();

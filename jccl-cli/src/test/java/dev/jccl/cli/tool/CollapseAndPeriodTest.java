@@ -119,4 +119,26 @@ class CollapseAndPeriodTest {
         Periodicity p = Periodicity.find(s, 1.0, 0.5);
         assertFalse(p.periodic(), p.reason());
     }
+
+    @Test
+    void stallsThatStretchTheirIntervalsArePlacedByTimeSoThePeriodIsTheirs() {
+        // A 3 s stall every 10 s: 7 intervals of 1 s, then one that lasts the stall and collapses.
+        Random r = new Random(5);
+        java.util.List<Double> busbw = new java.util.ArrayList<>();
+        java.util.List<Double> ends = new java.util.ArrayList<>();
+        double t = 0;
+        while (t < 120) {
+            boolean stall = ((int) t) % 10 == 7;
+            t += stall ? 3 : 1;
+            busbw.add(stall ? 0.4 : 2.5 + r.nextDouble());
+            ends.add(t);
+        }
+        double[] s = busbw.stream().mapToDouble(Double::doubleValue).toArray();
+        double[] e = ends.stream().mapToDouble(Double::doubleValue).toArray();
+        Periodicity byTime = Periodicity.find(s, e, 1.0, 0.5, 2);
+        assertTrue(byTime.periodic(), byTime.reason());
+        assertEquals(10, byTime.periodS(), 1, byTime.reason());
+        Periodicity byIndex = Periodicity.find(s, 1.0, 0.5);
+        assertTrue(!byIndex.periodic() || Math.abs(byIndex.periodS() - 10) > 1, "counted in intervals the period comes out short: " + byIndex.reason());
+    }
 }

@@ -33,6 +33,16 @@ public record Periodicity(boolean periodic, double periodS, double correlation, 
      * more than {@value #MAX_COLLAPSED_SHARE} of the points are a noisy series, not a rhythm.
      */
     public static Periodicity find(double[] series, double intervalS, double fraction, int minLag) {
+        return find(series, null, intervalS, fraction, minLag);
+    }
+
+    /**
+     * As above, for intervals that end at {@code endS} (seconds, rising) rather than every
+     * {@code intervalS}: a stall stretches the interval it falls in, so a period counted in
+     * intervals would come out short. The dips are placed on a grid of {@code intervalS} by their
+     * end times first. With {@code endS} null the intervals are taken as regular.
+     */
+    public static Periodicity find(double[] series, double[] endS, double intervalS, double fraction, int minLag) {
         List<Integer> collapses = Collapses.find(series, fraction);
         if (collapses.size() < MIN_COLLAPSES) {
             return new Periodicity(false, Double.NaN, 0, collapses.size() + " collapse(s): too few to show a period");
@@ -45,6 +55,7 @@ public record Periodicity(boolean periodic, double periodS, double correlation, 
         double[] dip = new double[series.length];
         // Only collapses count: wiggles above the threshold (the lumpiness of batches) are no rhythm.
         for (int i : collapses) dip[i] = Math.max(0, 1 - series[i] / ref[i]);
+        if (endS != null) dip = onTimeGrid(dip, endS, intervalS);
         double[] acf = autocorrelation(dip);
         // Summed over the lag and its two neighbours: a stall that lands an interval early or late,
         // or straddles two intervals, still counts towards its period.
@@ -82,6 +93,18 @@ public record Periodicity(boolean periodic, double periodS, double correlation, 
         double period = lag * intervalS;
         return new Periodicity(true, period, bestScore, String.format(Locale.ROOT,
                 "%d collapses, every ~%.1f s (autocorrelation %.2f around that lag)", collapses.size(), period, bestScore));
+    }
+
+    /** {@code dip} moved onto slots of {@code stepS} by the end time of each point (the deepest dip wins a slot). */
+    static double[] onTimeGrid(double[] dip, double[] endS, double stepS) {
+        if (dip.length == 0) return dip;
+        int slots = (int) Math.round((endS[endS.length - 1] - endS[0]) / stepS) + 1;
+        double[] grid = new double[Math.max(slots, 1)];
+        for (int i = 0; i < dip.length; i++) {
+            int slot = (int) Math.round((endS[i] - endS[0]) / stepS);
+            grid[slot] = Math.max(grid[slot], dip[i]);
+        }
+        return grid;
     }
 
     /** Autocorrelation of {@code x} at every lag, normalised by the variance (lag 0 = 1). */
