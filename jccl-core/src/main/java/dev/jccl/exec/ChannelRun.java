@@ -166,7 +166,7 @@ final class ChannelRun implements Link.SendListener {
             }
             DataPathCounters.add(p.reduce[k] ? DataPathCounters.Counter.REDUCED_BYTES : DataPathCounters.Counter.RUNTIME_COPY_BYTES, bytes);
             trace.received(done[k], p.peer[k], bytes, p.reduce[k], startNs);
-            link.consumed();
+            link.consumed(fingerprint);
             // Return slots once half the FIFO is held, so a streaming peer never waits for them.
             link.flushCredits(false);
             done[k]++;
@@ -176,11 +176,13 @@ final class ChannelRun implements Link.SendListener {
     }
 
     /**
-     * Why the next arrival on {@code link} does not fit: a chunk of this operation out of place (lost,
-     * duplicated or reordered under the verbs contract), or a chunk of another operation.
+     * Why the next arrival on {@code link} does not fit: a chunk of this operation (or a late copy of
+     * one of the previous operation on the link) out of place, lost, duplicated or reordered under the
+     * verbs contract; or a chunk of another operation.
      */
     private ExecFailure misfit(Link link, long bytes) {
         long at = ImmCodec.misplacedIndex(link.arrivalImm(), fingerprint, link.arrivalChunk(), 2 * link.slotCount());
+        if (at < 0) at = ImmCodec.misplacedIndex(link.arrivalImm(), link.lastFingerprint(), link.arrivalChunk(), 2 * link.slotCount());
         if (at >= 0) {
             return new ExecFailure.LinkLost(link.peer(), p.channel, null, "chunk " + at + " of the link arrived where chunk "
                     + link.arrivalChunk() + " was due: the transport lost, duplicated or reordered a write");

@@ -64,7 +64,7 @@ public final class Link implements AutoCloseable {
     /** Refilled for every data chunk: the provider copies what it needs during postSend (see SendWr). */
     private final SendWr dataWr = SendWr.send(WrIds.DATA, Sge.EMPTY);
     private RemoteBuffer peerSlots;
-
+    private int lastFingerprint; // of the operation whose chunk was applied last
     private final SendWindow window;
     private final ArrivalRing arrivals;
     private SendListener sendListener;
@@ -139,6 +139,7 @@ public final class Link implements AutoCloseable {
     public int pdIndex() { return pdIndex; }
     public ProtectionDomain pd() { return pd; }
     public String describe() { return qp.describe(); }
+    int lastFingerprint() { return lastFingerprint; } // what a late duplicate of the last applied chunk carries
 
     /** Polls this link's CQ and handles what completed; returns how many. Throws on an error completion. */
     public int poll() {
@@ -195,8 +196,8 @@ public final class Link implements AutoCloseable {
 
     /**
      * Writes {@code bytes} at {@code address} (registered under {@code lkey}) into the peer's next
-     * slot with the fingerprint as immediate. The caller checked {@link #canSend()}; {@code listener}
-     * hears of the local completion as {@code op}.
+     * slot with the fingerprint as immediate, after its trailer {@code crc} on a checksummed link. The
+     * caller checked {@link #canSend()}; {@code listener} hears of the local completion as {@code op}.
      */
     public void postData(long address, long bytes, int lkey, int fingerprint, int crc, SendListener listener, int op) {
         checkUsable();
@@ -247,10 +248,12 @@ public final class Link implements AutoCloseable {
         return fifo.offsetOf(arrivals.next());
     }
 
-    /** The chunk at {@link #arrivalOffset()} has been applied: its slot is free again. */
-    public void consumed() {
+    /** The chunk at {@link #arrivalOffset()}, of the operation with {@code fingerprint}, has been applied: its slot is free again. */
+    public void consumed(int fingerprint) {
         arrivals.applied();
+        lastFingerprint = fingerprint;
     }
+
 
     /**
      * Returns freed slots to the peer in one message; returns 1 if it posted one. Unless

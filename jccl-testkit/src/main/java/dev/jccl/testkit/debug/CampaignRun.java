@@ -81,8 +81,10 @@ public final class CampaignRun {
                 }
             });
             return classify(seed, setup, perRank);
-        } catch (AssertionError hung) {
-            return new Result(seed, Outcome.HANG, setup, hung.getMessage());
+        } catch (AssertionError e) {
+            // RankRunner's watchdog says "did not finish within"; anything else escaped a rank unexplained.
+            boolean hung = String.valueOf(e.getMessage()).contains("did not finish within");
+            return new Result(seed, hung ? Outcome.HANG : Outcome.WRONG, setup, e.getMessage());
         }
     }
 

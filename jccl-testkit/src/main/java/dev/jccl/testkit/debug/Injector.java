@@ -81,13 +81,12 @@ final class Injector {
         return random.nextLong(bytes * 8);
     }
 
-    /** Sleeps out the rest of a stall window if the rank is inside one (T at the end of every period P). */
+    /** Sleeps out the rest of a stall window if the rank is inside one (T at the start of every period P, from the open). */
     void stallIfDue() {
         if (stall == null) return;
         long phase = (System.nanoTime() - startNs) % stall.periodNs();
-        long begin = stall.periodNs() - stall.argNs();
-        if (phase < begin) return;
-        long left = stall.periodNs() - phase;
+        if (phase >= stall.argNs()) return;
+        long left = stall.argNs() - phase;
         fired.incrementAndGet(Kind.STALL.ordinal());
         try {
             TimeUnit.NANOSECONDS.sleep(left);
