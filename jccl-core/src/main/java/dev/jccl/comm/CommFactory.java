@@ -5,6 +5,7 @@ import dev.jccl.Communicator;
 import dev.jccl.algo.Algorithm;
 import dev.jccl.algo.Collective;
 import dev.jccl.algo.TunerOverrides;
+import dev.jccl.bootstrap.MemoryStore;
 import dev.jccl.bootstrap.PeerExchange;
 import dev.jccl.bootstrap.PrefixStore;
 import dev.jccl.bootstrap.Rendezvous;
@@ -96,7 +97,7 @@ public final class CommFactory {
         PlanCache plans = new PlanCache(rank, who.topology(), overrides, fifo);
         Scratch scratch = new Scratch();
         Failures failures = new Failures(rank, size, timeoutNs, new AbortBoard(ns, rank, size), links,
-                new FlightRecorder(RECORDER_ENTRIES, rank, size), hostOf);
+                new FlightRecorder(RECORDER_ENTRIES, rank, size), hostOf, !(store instanceof MemoryStore));
         OpQueue ops = new OpQueue(new RunBuilder(size, plans, links, scratch, kernels, timeline), failures::checkBoard);
         CommEngine engine = new CommEngine("jccl-progress-" + namespace.replace('/', '-') + "-r" + rank,
                 new CommEngine.Resources(transports, links, scratch, timeline), ops, failures,

@@ -59,12 +59,19 @@ final class Failures {
     private final LinkTable links;
     private final FlightRecorder recorder;
     private final List<String> hostOf;
+    private final boolean remoteStore;
     private long lastBoardPollNs; // progress thread only
     private CompletableFuture<AbortBoard.Snapshot> polling; // guarded by this: the board read in flight
     private volatile List<AbortBoard.Closed> closedPeers = List.of();
 
-    Failures(int rank, int size, long timeoutNs, AbortBoard board, LinkTable links, FlightRecorder recorder, List<String> hostOf) {
+    /**
+     * @param remoteStore whether the store is across a network (a store client) and can be cut off;
+     *                    an in-process store is read on the calling thread, which allocates nothing
+     */
+    Failures(int rank, int size, long timeoutNs, AbortBoard board, LinkTable links, FlightRecorder recorder, List<String> hostOf,
+             boolean remoteStore) {
         this.hostOf = List.copyOf(hostOf);
+        this.remoteStore = remoteStore;
         this.rank = rank;
         this.size = size;
         this.timeoutNs = timeoutNs;
@@ -103,10 +110,14 @@ final class Failures {
      * looked at again next time.
      */
     synchronized void checkBoard() {
-        if (polling == null) polling = StoreBound.start(board::snapshot);
         Optional<AbortBoard.Snapshot> rec;
         try {
-            rec = StoreBound.await(polling, StoreBound.POLL_NS);
+            if (!remoteStore) {
+                rec = Optional.of(board.snapshot());
+            } else {
+                if (polling == null) polling = StoreBound.start(board::snapshot);
+                rec = StoreBound.await(polling, StoreBound.POLL_NS);
+            }
         } catch (RuntimeException storeDown) {
             polling = null;
             throw storeDown;
