@@ -38,17 +38,23 @@ final class ClusterJob implements AutoCloseable {
     /** With the store's address as host {@code h} sees it, "addr:port" (host 0 hosts it at its own address and STORE_PORT). */
     static ClusterJob start(NetnsCluster cluster, int ranksPerHost, IntFunction<String> storeOf, Map<String, String> env,
                             String... rankArgs) {
+        return start(cluster, ranksPerHost, storeOf, env, JavaCommand.main(NetRank.class).fastStart().args(rankArgs), "90s");
+    }
+
+    /** Any rank command (e.g. one with the full JIT, for timing), under a launcher that gives up after {@code timeout}. */
+    static ClusterJob start(NetnsCluster cluster, int ranksPerHost, IntFunction<String> storeOf, Map<String, String> env,
+                            JavaCommand rankCommand, String timeout) {
         ClusterJob job = new ClusterJob(ranksPerHost);
         Map<String, String> all = new HashMap<>(env);
         all.put("JCCL_AUTH_TOKEN", AuthHandshake.newToken());
         all.putIfAbsent("JCCL_TIMEOUT", "60s");
-        List<String> rank = JavaCommand.main(NetRank.class).fastStart().args(rankArgs).toList();
+        List<String> rank = rankCommand.toList();
         try {
             for (int h = 0; h < cluster.hosts(); h++) {
                 JavaCommand launch = JavaCommand.main("dev.jccl.cli.Main").fastStart().prefixedBy(cluster.exec(h))
                         .args("launch", "--nnodes", Integer.toString(cluster.hosts()), "--node-rank", Integer.toString(h),
                                 "--master-addr", storeOf.apply(h).split(":")[0], "--master-port", storeOf.apply(h).split(":")[1],
-                                "-N", Integer.toString(ranksPerHost), "--timeout", "90s", "--grace", "1s", "--");
+                                "-N", Integer.toString(ranksPerHost), "--timeout", timeout, "--grace", "1s", "--");
                 launch = launch.args(rank.toArray(String[]::new));
                 job.launchers.add(ChildJvm.start(cluster.hostName(h), launch.toList(), all));
             }

@@ -1,0 +1,73 @@
+package dev.jccl.netns;
+
+import dev.jccl.Communicator;
+import dev.jccl.DataType;
+import dev.jccl.Jccl;
+import dev.jccl.ReduceOp;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.Arrays;
+
+/**
+ * One rank of a plan-against-measurement run ({@link PlanVsMeasured}), started by {@code jccl
+ * launch}: times out-of-place float32 SUM allReduces of each size, each awaited before the next (the
+ * planner prices one allreduce, not a stream of them), and rank 0 prints
+ * {@code MEASURED bytes=B ns=N iters=I ok=B}: the slowest rank's mean per call.
+ *
+ * <p>Args: SECONDS_PER_SIZE MIN_BYTES_PER_SIZE SIZE... A size runs at least 3 calls and as many more
+ * as fit in SECONDS_PER_SIZE, but never fewer than move MIN_BYTES_PER_SIZE: a token bucket lets its
+ * burst through at line rate, so a timed loop must move many bursts before its mean shows the rate.
+ */
+public final class PlanRank {
+    private static final int MAX_ITERS = 2_000;
+
+    private PlanRank() {}
+
+    public static void main(String[] args) {
+        double secondsPerSize = Double.parseDouble(args[0]);
+        long minBytes = Long.parseLong(args[1]);
+        long[] sizes = Arrays.stream(args, 2, args.length).mapToLong(Long::parseLong).toArray();
+        try (Communicator comm = Jccl.init(); Arena arena = Arena.ofShared()) {
+            long max = Arrays.stream(sizes).max().orElseThrow();
+            MemorySegment in = arena.allocate(max, 64);
+            MemorySegment out = arena.allocate(max, 64);
+            MemorySegment scratch = arena.allocate(8, 8);
+            NetRank.fill(in, max / 4, comm.rank());
+            // Compiled code before the first timed call: a cold JVM's data path is many times slower.
+            for (int i = 0; i < 200; i++) allReduce(comm, in, out, 4096);
+            for (int i = 0; i < 20; i++) allReduce(comm, in, out, Math.min(max, 256 << 10));
+            for (long bytes : sizes) {
+                long one = agreeMax(comm, scratch, allReduce(comm, in, out, bytes));
+                long byTime = (long) (secondsPerSize * 1e9 / Math.max(1, one));
+                int iters = (int) Math.min(MAX_ITERS, Math.max(3, Math.max(Math.min(byTime, MAX_ITERS), minBytes / bytes)));
+                comm.barrier().await();
+                long sum = 0;
+                for (int i = 0; i < iters; i++) sum += allReduce(comm, in, out, bytes);
+                long mean = agreeMax(comm, scratch, sum / iters);
+                boolean ok = out.getAtIndex(ValueLayout.JAVA_FLOAT, bytes / 4 - 1) == NetRank.expected(bytes / 4 - 1, comm.size());
+                if (comm.rank() == 0) System.out.println("MEASURED bytes=" + bytes + " ns=" + mean + " iters=" + iters + " ok=" + ok);
+                System.out.flush();
+            }
+        } catch (RuntimeException e) {
+            System.out.println("ERROR " + String.valueOf(e.getMessage()).replace('\n', ' '));
+        }
+        System.out.flush();
+        System.exit(0);
+    }
+
+    /** One awaited allReduce of {@code bytes}; its time on this rank in ns. */
+    private static long allReduce(Communicator comm, MemorySegment in, MemorySegment out, long bytes) {
+        long t0 = System.nanoTime();
+        comm.allReduce(in, out, bytes / 4, DataType.FLOAT32, ReduceOp.SUM).await();
+        return System.nanoTime() - t0;
+    }
+
+    /** The largest {@code ns} over all ranks, so every rank runs the same number of calls. */
+    private static long agreeMax(Communicator comm, MemorySegment scratch, long ns) {
+        scratch.set(ValueLayout.JAVA_LONG, 0, ns);
+        comm.allReduce(scratch, 1, DataType.INT64, ReduceOp.MAX).await();
+        return scratch.get(ValueLayout.JAVA_LONG, 0);
+    }
+}
