@@ -11,9 +11,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
-/** Doctor's checks that need no measurement, only what every rank reported about itself. */
+/** Doctor's checks that need no measurement, only what every rank reported about itself (interfaces: {@link InterfaceChecks}). */
 final class FactChecks {
     /** Channels a FIFO may be planned for, per peer: the tuner's most on one host. */
     static final int PLANNED_CHANNELS = 8;
@@ -33,6 +35,7 @@ final class FactChecks {
         List<Finding> out = new ArrayList<>();
         Map<String, List<String>> fallbacks = new LinkedHashMap<>();
         Map<String, List<String>> used = new TreeMap<>();
+        Map<String, Set<String>> where = new TreeMap<>();
         for (int i = 0; i < f.size(); i++) {
             for (int j = i + 1; j < f.size(); j++) {
                 Optional<String> chosen = Links.chosen(f.get(i), f.get(j));
@@ -43,6 +46,8 @@ final class FactChecks {
                     continue;
                 }
                 used.computeIfAbsent(chosen.get(), k -> new ArrayList<>()).add(pair);
+                where.computeIfAbsent(chosen.get(), k -> new TreeSet<>())
+                        .add(f.get(i).get("hostId").equals(f.get(j).get("hostId")) ? "within a host" : "across hosts");
                 String best = fastest(f.get(i), f.get(j)).orElse(chosen.get());
                 if (speed(best) < speed(chosen.get())) fallbacks.computeIfAbsent(chosen.get() + ">" + best, k -> new ArrayList<>()).add(pair);
             }
@@ -56,7 +61,7 @@ final class FactChecks {
         });
         if (out.isEmpty()) {
             List<String> parts = new ArrayList<>();
-            used.forEach((p, pairs) -> parts.add(p + " for " + list(pairs)));
+            used.forEach((p, pairs) -> parts.add(p + " for " + list(pairs) + " (" + String.join(" and ", where.get(p)) + ")"));
             out.add(Finding.ok("transport", parts.isEmpty() ? "one rank: no pairs" : String.join("; ", parts) + ", the fastest that reaches"));
         }
         return out;
@@ -71,43 +76,6 @@ final class FactChecks {
             if (Links.chosen(aa, bb).isPresent() && (best == null || speed(p) < speed(best))) best = p;
         }
         return Optional.ofNullable(best);
-    }
-
-    static List<Finding> interfaces(List<RankFacts> f) {
-        List<Finding> out = new ArrayList<>();
-        boolean multiHost = f.stream().map(r -> r.get("hostId")).distinct().count() > 1;
-        String ifname = f.getFirst().knobs().getOrDefault("JCCL_SOCKET_IFNAME", "");
-        for (RankFacts r : f) {
-            if (!r.get("deviceError.tcp").isEmpty() || !r.get("unavailable.tcp").isEmpty()) {
-                out.add(Finding.fail("interface rank " + r.rank(), "tcp has no interface: " + r.get("deviceError.tcp") + r.get("unavailable.tcp"),
-                        ifname.isEmpty() ? "set JCCL_SOCKET_IFNAME to an interface of that host (ip -br addr)"
-                                : "JCCL_SOCKET_IFNAME=" + ifname + " matches nothing there; pick one of ip -br addr"));
-            }
-        }
-        if (multiHost) {
-            for (RankFacts r : f) {
-                if (r.get("device.tcp").equals("lo") || r.get("address.tcp").startsWith("127.")) {
-                    out.add(Finding.fail("interface rank " + r.rank(), "loopback (" + r.get("address.tcp") + ") chosen in a job over several hosts",
-                            "set JCCL_SOCKET_IFNAME to the interface the hosts share"));
-                }
-                if (r.get("hostAddress").equals("127.0.1.1")) {
-                    out.add(Finding.fail("hostname rank " + r.rank(), "host name " + r.get("host") + " resolves to 127.0.1.1 (/etc/hosts)",
-                            "map the host name to its real address in /etc/hosts, or set MASTER_ADDR and JCCL_SOCKET_IFNAME"));
-                }
-            }
-            Map<String, List<String>> mtus = group(f, "mtu.tcp");
-            if (mtus.size() > 1) out.add(Finding.warn("mtu", "MTU differs between ranks: " + show(mtus), "give every host's interface the same MTU"));
-        }
-        Map<String, List<String>> devices = group(f, "device.tcp");
-        if (devices.size() > 1) {
-            out.add(Finding.warn("interface", "ranks use different interfaces: " + show(devices), "set JCCL_SOCKET_IFNAME the same on every rank"));
-        }
-        if (out.isEmpty()) {
-            RankFacts r = f.getFirst();
-            out.add(Finding.ok("interface", "tcp uses " + r.get("device.tcp") + " " + r.get("address.tcp") + ", MTU " + r.get("mtu.tcp")
-                    + (multiHost ? "" : "; one host, so loopback and 127.0.1.1 are fine")));
-        }
-        return out;
     }
 
     static List<Finding> resources(List<RankFacts> f) {
