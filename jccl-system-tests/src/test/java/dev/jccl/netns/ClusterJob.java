@@ -38,11 +38,16 @@ final class ClusterJob implements AutoCloseable {
     /** With the store's address as host {@code h} sees it, "addr:port" (host 0 hosts it at its own address and STORE_PORT). */
     static ClusterJob start(NetnsCluster cluster, int ranksPerHost, IntFunction<String> storeOf, Map<String, String> env,
                             String... rankArgs) {
+        return startCommand(cluster, ranksPerHost, storeOf, env, JavaCommand.main(NetRank.class).fastStart().args(rankArgs).toList());
+    }
+
+    /** With {@code rank} as every rank's command line (a jccl tool, say) instead of {@link NetRank}. */
+    static ClusterJob startCommand(NetnsCluster cluster, int ranksPerHost, IntFunction<String> storeOf, Map<String, String> env,
+                                   List<String> rank) {
         ClusterJob job = new ClusterJob(ranksPerHost);
         Map<String, String> all = new HashMap<>(env);
         all.put("JCCL_AUTH_TOKEN", AuthHandshake.newToken());
         all.putIfAbsent("JCCL_TIMEOUT", "60s");
-        List<String> rank = JavaCommand.main(NetRank.class).fastStart().args(rankArgs).toList();
         try {
             for (int h = 0; h < cluster.hosts(); h++) {
                 JavaCommand launch = JavaCommand.main("dev.jccl.cli.Main").fastStart().prefixedBy(cluster.exec(h))

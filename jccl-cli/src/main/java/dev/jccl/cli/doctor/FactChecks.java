@@ -5,6 +5,9 @@ import dev.jccl.cli.tool.Limits;
 import dev.jccl.cli.tool.Links;
 import dev.jccl.cli.tool.RankFacts;
 import dev.jccl.util.Sizes;
+import dev.jccl.verbs.PathKind;
+import dev.jccl.verbs.Providers;
+import dev.jccl.verbs.VerbsProvider;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -22,13 +25,17 @@ final class FactChecks {
 
     private FactChecks() {}
 
-    /** How fast a provider is, lower first: what a silent fallback is measured against. */
-    static int speed(String provider) {
-        return switch (provider) {
-            case "shm" -> 0;
-            case "tcp" -> 2;
-            default -> 1; // an RDMA-capable provider such as ucx
-        };
+    /**
+     * How good provider {@code p}'s path between {@code a} and {@code b} is, lower first, by the kind
+     * the provider itself reports for their localities ({@link PathKind}), as the runtime ranks
+     * providers: UCX is better than tcp only where both ends found an RDMA device, so UCX over plain
+     * sockets is no faster path that tcp silently fell back from.
+     */
+    static int speed(String p, RankFacts a, RankFacts b) {
+        Optional<VerbsProvider> v = Providers.byName(p);
+        String la = a.providers().get(p);
+        String lb = b.providers().get(p);
+        return v.isEmpty() || la == null || lb == null ? Integer.MAX_VALUE : v.get().pathKind(la, lb).ordinal();
     }
 
     static List<Finding> transport(List<RankFacts> f) {
@@ -49,7 +56,9 @@ final class FactChecks {
                 where.computeIfAbsent(chosen.get(), k -> new TreeSet<>())
                         .add(f.get(i).get("hostId").equals(f.get(j).get("hostId")) ? "within a host" : "across hosts");
                 String best = fastest(f.get(i), f.get(j)).orElse(chosen.get());
-                if (speed(best) < speed(chosen.get())) fallbacks.computeIfAbsent(chosen.get() + ">" + best, k -> new ArrayList<>()).add(pair);
+                if (speed(best, f.get(i), f.get(j)) < speed(chosen.get(), f.get(i), f.get(j))) {
+                    fallbacks.computeIfAbsent(chosen.get() + ">" + best, k -> new ArrayList<>()).add(pair);
+                }
             }
         }
         fallbacks.forEach((k, pairs) -> {
@@ -73,7 +82,7 @@ final class FactChecks {
             if (!b.providers().containsKey(p)) continue;
             RankFacts aa = new RankFacts(a.rank(), Map.of("allowed", p, "provider." + p, a.providers().get(p)));
             RankFacts bb = new RankFacts(b.rank(), Map.of("allowed", p, "provider." + p, b.providers().get(p)));
-            if (Links.chosen(aa, bb).isPresent() && (best == null || speed(p) < speed(best))) best = p;
+            if (Links.chosen(aa, bb).isPresent() && (best == null || speed(p, a, b) < speed(best, a, b))) best = p;
         }
         return Optional.ofNullable(best);
     }
@@ -97,7 +106,7 @@ final class FactChecks {
         else if (files >= 0 && files < 4096) out.add(Finding.warn("open files", filesText, "ulimit -n 65536"));
         else out.add(Finding.ok("open files", filesText));
         long locked = Limits.value(r.get("limit.lockedMemory"));
-        boolean rdma = f.stream().anyMatch(x -> x.providers().keySet().stream().anyMatch(p -> speed(p) == 1));
+        boolean rdma = f.stream().anyMatch(x -> x.providers().keySet().stream().anyMatch(p -> speed(p, x, x) == PathKind.RDMA.ordinal()));
         String lockedText = "limit " + (locked == Long.MAX_VALUE ? "unlimited" : locked < 0 ? "unknown" : Sizes.formatBytes(locked));
         if (rdma && locked >= 0 && locked < (1L << 30)) {
             out.add(Finding.warn("locked memory", lockedText + "; an RDMA provider registers (pins) every buffer", "ulimit -l unlimited"));

@@ -8,7 +8,6 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 /**
  * Doctor's interface checks, read from every rank's facts (the tcp interface as its communicators
@@ -43,7 +42,6 @@ final class InterfaceChecks {
                             "map the host name to its real address in /etc/hosts, or set MASTER_ADDR and JCCL_SOCKET_IFNAME"));
                 }
             }
-            mtu(hosts).ifPresent(out::add);
         }
         hosts.forEach((host, ranks) -> {
             Map<String, List<Integer>> devices = new LinkedHashMap<>();
@@ -55,16 +53,16 @@ final class InterfaceChecks {
                         "set JCCL_SOCKET_IFNAME the same on every rank of a host"));
             }
         });
-        if (out.isEmpty()) out.add(Finding.ok("interface", "tcp uses " + inUse(hosts) + (multiHost ? ", the same MTU on every host"
-                : "; one host, so loopback and 127.0.1.1 are fine")));
+        if (out.isEmpty()) out.add(Finding.ok("interface", "tcp uses " + inUse(hosts) + (multiHost ? "" : "; one host, so loopback and 127.0.1.1 are fine")));
+        if (multiHost) out.add(mtu(hosts));
         return out;
     }
 
-    /** WARN naming the hosts whose MTU is not the one most hosts use. */
-    private static Optional<Finding> mtu(Map<String, List<RankFacts>> hosts) {
+    /** OK when every host's interface has the same MTU, else a WARN naming the hosts whose MTU is not the one most hosts use. */
+    private static Finding mtu(Map<String, List<RankFacts>> hosts) {
         Map<String, List<String>> byMtu = new LinkedHashMap<>();
         hosts.forEach((host, ranks) -> byMtu.computeIfAbsent(ranks.getFirst().get("mtu.tcp"), k -> new ArrayList<>()).add(host));
-        if (byMtu.size() < 2) return Optional.empty();
+        if (byMtu.size() < 2) return Finding.ok("mtu", "MTU " + byMtu.keySet().iterator().next() + " on all " + hosts.size() + " hosts");
         String common = byMtu.entrySet().stream().max(Comparator.comparingInt(e -> e.getValue().size())).orElseThrow().getKey();
         List<String> parts = new ArrayList<>();
         List<String> fixes = new ArrayList<>();
@@ -75,8 +73,8 @@ final class InterfaceChecks {
                 for (String h : hs) fixes.add("ip link set dev " + hosts.get(h).getFirst().get("device.tcp") + " mtu " + common + " on " + h);
             }
         });
-        return Optional.of(Finding.warn("mtu", "MTU differs between hosts: " + String.join("; ", parts)
-                + " (a path MTU below an interface's drops or fragments its largest frames)", String.join("; ", fixes)));
+        return Finding.warn("mtu", "MTU differs between hosts: " + String.join("; ", parts)
+                + " (a path MTU below an interface's drops or fragments its largest frames)", String.join("; ", fixes));
     }
 
     private static String inUse(Map<String, List<RankFacts>> hosts) {

@@ -37,11 +37,14 @@ class MultiHostFactChecksTest {
         List<Finding> f = InterfaceChecks.check(cluster(1500, 1500, 1500));
         assertEquals(List.of(), notOk(f));
         assertTrue(f.getFirst().evidence().contains("eth-2 10.0.2.2 MTU 1500 on host2"), f.toString());
+        assertEquals("MTU 1500 on all 3 hosts", f.getLast().evidence());
     }
 
     @Test
     void anMtuMismatchWarnsNamingTheOddHostAndItsFix() {
-        List<Finding> f = notOk(InterfaceChecks.check(cluster(1500, 1400, 1500)));
+        List<Finding> all = InterfaceChecks.check(cluster(1500, 1400, 1500));
+        assertEquals("interface", all.getFirst().check(), "the interfaces themselves are fine: " + all);
+        List<Finding> f = notOk(all);
         assertEquals(1, f.size(), f.toString());
         Finding mtu = f.getFirst();
         assertEquals(Verdict.WARN, mtu.verdict());
