@@ -1,6 +1,7 @@
 package dev.jccl;
 
 import dev.jccl.comm.CommFactory;
+import dev.jccl.config.Config;
 
 import java.util.List;
 
@@ -28,6 +29,16 @@ public final class Jccl {
     /** Joins with explicit options; see {@link CommOptions}. The store or rendezvous stays the caller's. */
     public static Communicator init(CommOptions options) {
         return CommFactory.fromOptions(options);
+    }
+
+    /**
+     * {@code config} as a communicator whose store is at {@code storeHost} runs with it: an unset
+     * JCCL_SOCKET_IFNAME becomes the address of the interface that routes to the store when the
+     * store is not on loopback (a job across hosts), as the runtime chooses it. Tools that report
+     * the tcp interface (jccl doctor, topo) read it here, so they say what the ranks really bind.
+     */
+    public static Config networkConfig(Config config, String storeHost) {
+        return CommFactory.networkConfig(config, storeHost);
     }
 
     /**

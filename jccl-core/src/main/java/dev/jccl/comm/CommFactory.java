@@ -51,6 +51,11 @@ public final class CommFactory {
         }
     }
 
+    /** {@code Jccl.networkConfig}: {@code config} as a communicator whose store is at {@code storeHost} runs with it. */
+    public static Config networkConfig(Config config, String storeHost) {
+        return SocketInterface.forStore(config, storeHost);
+    }
+
     /** {@code Jccl.init(options)}: the store or rendezvous stays the caller's. */
     public static Communicator fromOptions(CommOptions options) {
         Config config = options.readEnvironment() ? Config.fromEnvironment(options.knobs()) : Config.of(options.knobs());

@@ -75,7 +75,7 @@ public final class DoctorCommand implements Callable<Integer> {
             ToolReport rep = new ToolReport("doctor", job.size() + " ranks on " + facts.stream().map(f -> f.get("hostId")).distinct().count()
                     + " host(s), transport " + facts.getFirst().knobs().getOrDefault("JCCL_TRANSPORT", "").replaceFirst("^$", "auto"));
             if (!skipped("transport")) FactChecks.transport(facts).forEach(rep::add);
-            if (!skipped("interfaces")) FactChecks.interfaces(facts).forEach(rep::add);
+            if (!skipped("interfaces")) InterfaceChecks.check(facts).forEach(rep::add);
             if (!skipped("resources")) FactChecks.resources(facts).forEach(rep::add);
             if (!skipped("consistency")) FactChecks.consistency(facts).forEach(rep::add);
             try (Communicator world = job.communicator("doctor", Map.of())) {
@@ -85,7 +85,7 @@ public final class DoctorCommand implements Callable<Integer> {
                     PairMatrix.Result m = PairMatrix.measure(job, world, pairBytes);
                     long socketBytes = DataPathCounters.snapshot().since(before).get(DataPathCounters.Counter.SOCKET_BYTES_WRITTEN);
                     List<String> sockets = job.gather("doctor-sockets", Long.toString(socketBytes));
-                    PairReport.add(rep, m, world, pairBytes, sockets);
+                    PairReport.add(rep, m, world, pairBytes, sockets, facts.stream().map(f -> f.get("hostId")).toList());
                 }
                 if (!skipped("soak") && soakNs > 0) {
                     say(talk, "soak for " + soak);

@@ -5,34 +5,44 @@ import dev.jccl.cli.tool.Limits;
 import dev.jccl.cli.tool.Links;
 import dev.jccl.cli.tool.RankFacts;
 import dev.jccl.util.Sizes;
+import dev.jccl.verbs.PathKind;
+import dev.jccl.verbs.Providers;
+import dev.jccl.verbs.VerbsProvider;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
-/** Doctor's checks that need no measurement, only what every rank reported about itself. */
+/** Doctor's checks that need no measurement, only what every rank reported about itself (interfaces: {@link InterfaceChecks}). */
 final class FactChecks {
     /** Channels a FIFO may be planned for, per peer: the tuner's most on one host. */
     static final int PLANNED_CHANNELS = 8;
 
     private FactChecks() {}
 
-    /** How fast a provider is, lower first: what a silent fallback is measured against. */
-    static int speed(String provider) {
-        return switch (provider) {
-            case "shm" -> 0;
-            case "tcp" -> 2;
-            default -> 1; // an RDMA-capable provider such as ucx
-        };
+    /**
+     * How good provider {@code p}'s path between {@code a} and {@code b} is, lower first, by the kind
+     * the provider itself reports for their localities ({@link PathKind}), as the runtime ranks
+     * providers: UCX is better than tcp only where both ends found an RDMA device, so UCX over plain
+     * sockets is no faster path that tcp silently fell back from.
+     */
+    static int speed(String p, RankFacts a, RankFacts b) {
+        Optional<VerbsProvider> v = Providers.byName(p);
+        String la = a.providers().get(p);
+        String lb = b.providers().get(p);
+        return v.isEmpty() || la == null || lb == null ? Integer.MAX_VALUE : v.get().pathKind(la, lb).ordinal();
     }
 
     static List<Finding> transport(List<RankFacts> f) {
         List<Finding> out = new ArrayList<>();
         Map<String, List<String>> fallbacks = new LinkedHashMap<>();
         Map<String, List<String>> used = new TreeMap<>();
+        Map<String, Set<String>> where = new TreeMap<>();
         for (int i = 0; i < f.size(); i++) {
             for (int j = i + 1; j < f.size(); j++) {
                 Optional<String> chosen = Links.chosen(f.get(i), f.get(j));
@@ -43,8 +53,12 @@ final class FactChecks {
                     continue;
                 }
                 used.computeIfAbsent(chosen.get(), k -> new ArrayList<>()).add(pair);
+                where.computeIfAbsent(chosen.get(), k -> new TreeSet<>())
+                        .add(f.get(i).get("hostId").equals(f.get(j).get("hostId")) ? "within a host" : "across hosts");
                 String best = fastest(f.get(i), f.get(j)).orElse(chosen.get());
-                if (speed(best) < speed(chosen.get())) fallbacks.computeIfAbsent(chosen.get() + ">" + best, k -> new ArrayList<>()).add(pair);
+                if (speed(best, f.get(i), f.get(j)) < speed(chosen.get(), f.get(i), f.get(j))) {
+                    fallbacks.computeIfAbsent(chosen.get() + ">" + best, k -> new ArrayList<>()).add(pair);
+                }
             }
         }
         fallbacks.forEach((k, pairs) -> {
@@ -56,7 +70,7 @@ final class FactChecks {
         });
         if (out.isEmpty()) {
             List<String> parts = new ArrayList<>();
-            used.forEach((p, pairs) -> parts.add(p + " for " + list(pairs)));
+            used.forEach((p, pairs) -> parts.add(p + " for " + list(pairs) + " (" + String.join(" and ", where.get(p)) + ")"));
             out.add(Finding.ok("transport", parts.isEmpty() ? "one rank: no pairs" : String.join("; ", parts) + ", the fastest that reaches"));
         }
         return out;
@@ -68,46 +82,9 @@ final class FactChecks {
             if (!b.providers().containsKey(p)) continue;
             RankFacts aa = new RankFacts(a.rank(), Map.of("allowed", p, "provider." + p, a.providers().get(p)));
             RankFacts bb = new RankFacts(b.rank(), Map.of("allowed", p, "provider." + p, b.providers().get(p)));
-            if (Links.chosen(aa, bb).isPresent() && (best == null || speed(p) < speed(best))) best = p;
+            if (Links.chosen(aa, bb).isPresent() && (best == null || speed(p, a, b) < speed(best, a, b))) best = p;
         }
         return Optional.ofNullable(best);
-    }
-
-    static List<Finding> interfaces(List<RankFacts> f) {
-        List<Finding> out = new ArrayList<>();
-        boolean multiHost = f.stream().map(r -> r.get("hostId")).distinct().count() > 1;
-        String ifname = f.getFirst().knobs().getOrDefault("JCCL_SOCKET_IFNAME", "");
-        for (RankFacts r : f) {
-            if (!r.get("deviceError.tcp").isEmpty() || !r.get("unavailable.tcp").isEmpty()) {
-                out.add(Finding.fail("interface rank " + r.rank(), "tcp has no interface: " + r.get("deviceError.tcp") + r.get("unavailable.tcp"),
-                        ifname.isEmpty() ? "set JCCL_SOCKET_IFNAME to an interface of that host (ip -br addr)"
-                                : "JCCL_SOCKET_IFNAME=" + ifname + " matches nothing there; pick one of ip -br addr"));
-            }
-        }
-        if (multiHost) {
-            for (RankFacts r : f) {
-                if (r.get("device.tcp").equals("lo") || r.get("address.tcp").startsWith("127.")) {
-                    out.add(Finding.fail("interface rank " + r.rank(), "loopback (" + r.get("address.tcp") + ") chosen in a job over several hosts",
-                            "set JCCL_SOCKET_IFNAME to the interface the hosts share"));
-                }
-                if (r.get("hostAddress").equals("127.0.1.1")) {
-                    out.add(Finding.fail("hostname rank " + r.rank(), "host name " + r.get("host") + " resolves to 127.0.1.1 (/etc/hosts)",
-                            "map the host name to its real address in /etc/hosts, or set MASTER_ADDR and JCCL_SOCKET_IFNAME"));
-                }
-            }
-            Map<String, List<String>> mtus = group(f, "mtu.tcp");
-            if (mtus.size() > 1) out.add(Finding.warn("mtu", "MTU differs between ranks: " + show(mtus), "give every host's interface the same MTU"));
-        }
-        Map<String, List<String>> devices = group(f, "device.tcp");
-        if (devices.size() > 1) {
-            out.add(Finding.warn("interface", "ranks use different interfaces: " + show(devices), "set JCCL_SOCKET_IFNAME the same on every rank"));
-        }
-        if (out.isEmpty()) {
-            RankFacts r = f.getFirst();
-            out.add(Finding.ok("interface", "tcp uses " + r.get("device.tcp") + " " + r.get("address.tcp") + ", MTU " + r.get("mtu.tcp")
-                    + (multiHost ? "" : "; one host, so loopback and 127.0.1.1 are fine")));
-        }
-        return out;
     }
 
     static List<Finding> resources(List<RankFacts> f) {
@@ -129,7 +106,7 @@ final class FactChecks {
         else if (files >= 0 && files < 4096) out.add(Finding.warn("open files", filesText, "ulimit -n 65536"));
         else out.add(Finding.ok("open files", filesText));
         long locked = Limits.value(r.get("limit.lockedMemory"));
-        boolean rdma = f.stream().anyMatch(x -> x.providers().keySet().stream().anyMatch(p -> speed(p) == 1));
+        boolean rdma = f.stream().anyMatch(x -> x.providers().keySet().stream().anyMatch(p -> speed(p, x, x) == PathKind.RDMA.ordinal()));
         String lockedText = "limit " + (locked == Long.MAX_VALUE ? "unlimited" : locked < 0 ? "unknown" : Sizes.formatBytes(locked));
         if (rdma && locked >= 0 && locked < (1L << 30)) {
             out.add(Finding.warn("locked memory", lockedText + "; an RDMA provider registers (pins) every buffer", "ulimit -l unlimited"));

@@ -14,12 +14,15 @@ import java.util.List;
 import java.util.Locale;
 import java.util.stream.IntStream;
 
-/** The all-pairs part of doctor: the matrices, the heat map, and the slow rank or link named from them (bisecting when ambiguous). */
+/**
+ * The all-pairs part of doctor: the matrices, the heat map, and the slow rank, host or link named
+ * from them (bisecting when ambiguous, except where the suspects are exactly a host's ranks).
+ */
 final class PairReport {
     private PairReport() {}
 
     /** Runs on every rank (bisection measures collectively); only rank 0's report is printed. */
-    static void add(ToolReport rep, PairMatrix.Result m, Communicator world, long bytes, List<String> socketBytes) {
+    static void add(ToolReport rep, PairMatrix.Result m, Communicator world, long bytes, List<String> socketBytes, List<String> hostOf) {
         int n = world.size();
         List<String> cols = new ArrayList<>(List.of("GB/s | us"));
         for (int j = 0; j < n; j++) cols.add("rank" + j);
@@ -38,7 +41,7 @@ final class PairReport {
         long sockets = socketBytes.stream().mapToLong(Long::parseLong).sum();
         String measured = "; measured during the pair test: " + Sizes.formatBytes(sockets) + " through sockets";
         SlowRanks slow = SlowRanks.fromPairs(m.gbps());
-        if (slow.ambiguous()) {
+        if (slow.ambiguous() && !slow.wholeHosts(hostOf)) {
             SlowRanks narrowed = SlowRanks.bisect(slow.ranks(), n, group -> PairMatrix.groupBusBw(world, group, bytes));
             if (narrowed.ranks().size() == 2 && slow.ranks().size() == 2) {
                 int a = narrowed.ranks().get(0);
@@ -50,7 +53,7 @@ final class PairReport {
             slow = new SlowRanks(narrowed.ranks(), List.of(), slow.reason() + "; " + narrowed.reason());
         }
         if (!slow.ranks().isEmpty()) {
-            rep.add(Finding.fail("slow rank", "rank(s) " + slow.ranks() + " slow: " + slow.reason() + measured,
+            rep.add(Finding.fail(slow.wholeHosts(hostOf) ? "slow host" : "slow rank", slow.named(hostOf) + " slow: " + slow.reason() + measured,
                     "check that host: its link (ethtool, ip -s link), CPU load and throttling; rerun jccl doctor without it"));
         } else if (!slow.links().isEmpty()) {
             List<String> ls = slow.links().stream().map(l -> l[0] + "-" + l[1]).toList();

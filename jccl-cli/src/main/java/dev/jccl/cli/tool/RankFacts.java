@@ -1,5 +1,6 @@
 package dev.jccl.cli.tool;
 
+import dev.jccl.Jccl;
 import dev.jccl.config.Config;
 import dev.jccl.config.Knobs;
 import dev.jccl.verbs.Device;
@@ -45,8 +46,12 @@ public record RankFacts(int rank, Map<String, String> facts) {
         return out;
     }
 
-    public static RankFacts collect(int rank, int localRanks) {
-        Config config = Config.fromEnvironment();
+    /**
+     * This rank's facts, read with the knobs its communicators run with: in a job whose store is on
+     * another host the tcp interface is the one that routes to the store, not loopback.
+     */
+    public static RankFacts collect(int rank, int localRanks, String storeHost) {
+        Config config = Jccl.networkConfig(Config.fromEnvironment(), storeHost);
         Map<String, String> f = new LinkedHashMap<>();
         f.put("version", VERSION);
         f.put("host", hostName());
@@ -106,7 +111,7 @@ public record RankFacts(int rank, Map<String, String> facts) {
 
     /** Collects this rank's facts and returns every rank's, indexed by rank. */
     public static List<RankFacts> gather(ToolJob job, String tag, int localRanks) {
-        List<String> all = job.gather(tag, collect(job.rank(), localRanks).encode());
+        List<String> all = job.gather(tag, collect(job.rank(), localRanks, job.storeHost()).encode());
         return java.util.stream.IntStream.range(0, all.size()).mapToObj(r -> decode(r, all.get(r))).toList();
     }
 

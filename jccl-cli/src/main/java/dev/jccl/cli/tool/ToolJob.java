@@ -40,6 +40,11 @@ public final class ToolJob implements AutoCloseable {
         return rv.environment().localWorldSize();
     }
 
+    /** The host of the job's store (MASTER_ADDR): a communicator's tcp interface is chosen from it. */
+    public String storeHost() {
+        return rv.environment().masterAddr();
+    }
+
     /** Every rank's {@code mine}, indexed by rank; all ranks call it with the same tags in the same order. */
     public List<String> gather(String tag, String mine) {
         return rv.peers().allGather(tag, mine.getBytes(StandardCharsets.UTF_8)).stream()

@@ -50,6 +50,13 @@ public final class Link {
         return this;
     }
 
+    /** The MTU of both ends of the link (a veth starts at 1500), e.g. 1400 for a host configured unlike the others. */
+    public Link mtu(int mtu) {
+        Cmd.mustIn(Names.hostNs(host), "ip", "link", "set", "dev", Names.hostIf(host), "mtu", Integer.toString(mtu));
+        Cmd.mustIn(Names.ROUTER, "ip", "link", "set", "dev", Names.routerIf(host), "mtu", Integer.toString(mtu));
+        return this;
+    }
+
     /** The cable pulled: the router's end goes down, and with it the host's carrier. */
     public Link down() {
         Cmd.mustIn(Names.ROUTER, "ip", "link", "set", Names.routerIf(host), "down");

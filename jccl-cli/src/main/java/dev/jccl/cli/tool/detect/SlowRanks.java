@@ -1,8 +1,11 @@
 package dev.jccl.cli.tool.detect;
 
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.function.ToDoubleFunction;
 
 /**
@@ -54,6 +57,33 @@ public record SlowRanks(List<Integer> ranks, List<int[]> links, String reason) {
     /** Whether the matrix alone cannot say which rank is slow (several suspects). */
     public boolean ambiguous() {
         return ranks.size() > 1;
+    }
+
+    /**
+     * Whether the slow ranks are every rank of one or more hosts, and of no other, in a job over
+     * several hosts ({@code hostOf} is indexed by rank): ranks that share a host's link and all look
+     * slow point at the host, and bisecting among them would only measure that link again.
+     */
+    public boolean wholeHosts(List<String> hostOf) {
+        if (ranks.isEmpty() || hostOf.stream().distinct().count() < 2) return false;
+        Map<String, List<Integer>> byHost = byHost(hostOf);
+        if (byHost.size() == hostOf.stream().distinct().count()) return false;
+        return byHost.entrySet().stream().allMatch(e -> e.getValue().size() == Collections.frequency(hostOf, e.getKey()));
+    }
+
+    /** How a finding names the slow ranks: "host X (ranks 4, 5)" when they are {@link #wholeHosts}, else "rank(s) [2]". */
+    public String named(List<String> hostOf) {
+        if (!wholeHosts(hostOf)) return "rank(s) " + ranks;
+        List<String> parts = new ArrayList<>();
+        byHost(hostOf).forEach((host, rs) -> parts.add(host + " (" + (rs.size() == 1 ? "rank " : "ranks ")
+                + String.join(", ", rs.stream().map(String::valueOf).toList()) + ")"));
+        return (parts.size() == 1 ? "host " : "hosts ") + String.join(", ", parts);
+    }
+
+    private Map<String, List<Integer>> byHost(List<String> hostOf) {
+        Map<String, List<Integer>> by = new LinkedHashMap<>();
+        for (int r : ranks) by.computeIfAbsent(hostOf.get(r), k -> new ArrayList<>()).add(r);
+        return by;
     }
 
     /**
