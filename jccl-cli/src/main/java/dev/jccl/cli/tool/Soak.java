@@ -122,8 +122,9 @@ public final class Soak {
         double intervalS = intervalNs / 1e9;
         double[] ends = intervals.stream().mapToDouble(Interval::endS).toArray();
         Periodicity p = Periodicity.find(s, ends, intervalS, fraction, 2);
-        if (!p.periodic()) {
+        if (!p.periodic() && Collapses.find(s, fraction).size() < Periodicity.MIN_COLLAPSES) {
             // A stall much shorter than an interval hardly moves it; in slices of a tenth it is a collapse.
+            // Only then: where whole intervals collapsed and showed no period, slices would find one in their bursts.
             double[] f = fine.stream().mapToDouble(Double::doubleValue).toArray();
             double sliceS = Stats.median(fineWidthsS.stream().mapToDouble(Double::doubleValue).toArray());
             Periodicity inSlices = Periodicity.find(f, Double.isNaN(sliceS) ? intervalS / FINE_BINS : sliceS, fraction,

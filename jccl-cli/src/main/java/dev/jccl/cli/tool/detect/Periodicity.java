@@ -17,7 +17,7 @@ import java.util.Locale;
  * @param correlation the autocorrelation at the peak
  */
 public record Periodicity(boolean periodic, double periodS, double correlation, String reason) {
-    static final int MIN_COLLAPSES = 3;
+    public static final int MIN_COLLAPSES = 3;
     static final double MIN_PEAK = 0.45;
     static final double HARMONIC = 0.8;
     static final double MAX_COLLAPSED_SHARE = 0.25;
