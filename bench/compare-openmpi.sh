@@ -1,81 +1,79 @@
 #!/usr/bin/env bash
-# jccl `perf allreduce` against an MPI_Allreduce program of the same shape, side by side and
-# interleaved in one run: float32 sum, sizes 8 B to 256 MiB, medians of several rounds.
+# jccl allreduce against an MPI_Allreduce program of the same shape (bench/mpi_allreduce.c), side by
+# side and interleaved in one run: float32 sum, 2 ranks, blocking calls, both timed the same way
+# (warm-up, then batches of calls; median over batches of the time per call, p50/p99 of single
+# calls, slowest rank).
 #
-#   shm path: jccl over shm      vs  Open MPI's default path
-#   tcp path: jccl over tcp      vs  Open MPI with --mca btl tcp,self --mca btl_tcp_if_include lo
+#   shm rows: jccl JCCL_TRANSPORT=shm  vs  Open MPI's default path (vader/sm BTL)
+#   tcp rows: jccl JCCL_TRANSPORT=tcp  vs  Open MPI --mca btl tcp,self --mca btl_tcp_if_include lo
+#   last row: 4 ranks pinned to 2 cores, 8 B, shm
 #
-# Open MPI runs twice per path: out of the box, and "tuned" with glibc told to keep freed memory
-# (fresh pages are expensive on some VMs). jccl runs out of the box only: its registered buffers
-# are reused. A last row times 8 B with 4 ranks on this machine's cores.
+# Open MPI runs out of the box and "tuned" (glibc keeps freed memory: fresh pages are expensive on
+# some VMs); its column is the better of the two at each size. jccl also runs `jccl perf allreduce`
+# with no flags at all, printed beside the careful figure: what a user sees out of the box.
 #
-# Usage: bench/compare-openmpi.sh [ROUNDS] [MAX_BYTES]      (defaults: 3, 268435456)
-# Needs Open MPI: apt-get install openmpi-bin libopenmpi-dev
+# Usage: bench/compare-openmpi.sh [--quick|--full] [ROUNDS]
+#   --quick: 8 B, 1 KiB, 128 KiB, 16 MiB (about 3-5 min a round on 2 idle cores)
+#   --full:  8 B to 256 MiB doubling (default; about 10-15 min a round)
+#   ROUNDS:  interleaved rounds, figures are medians over them (default 1)
+# Open MPI: apt-get install openmpi-bin libopenmpi-dev. Without it the jccl columns still print.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 . "$here/scripts/find-jdk25.sh"
-rounds="${1:-3}"
-max="${2:-268435456}"
-if ! command -v mpirun >/dev/null || ! command -v mpicc >/dev/null; then
-  echo "Open MPI is missing. Install it with: apt-get install openmpi-bin libopenmpi-dev" >&2
-  exit 1
-fi
+mode=full
+if [[ "${1:-}" == --quick || "${1:-}" == --full ]]; then mode="${1#--}"; shift; fi
+rounds="${1:-1}"
+if [[ "$mode" == quick ]]; then lo=8 hi=16777216 factor=128; else lo=8 hi=268435456 factor=2; fi
+# The careful settings, the same for both programs: 20 batches of ~10 ms, at least 20 timed calls.
+batches=20 batch_ms=10 min_iters=20
+started=$SECONDS
+have_mpi=1
+if ! command -v mpirun >/dev/null || ! command -v mpicc >/dev/null; then have_mpi=0; fi
+loud() { echo "!!!!! Open MPI IS MISSING: jccl figures only, no comparison (apt-get install openmpi-bin libopenmpi-dev) !!!!!"; }
 build="$here/bench/.build"
 mkdir -p "$build"
-mpicc -O2 -o "$build/mpi_allreduce" "$here/bench/mpi_allreduce.c"
+if ((have_mpi)); then mpicc -O2 -o "$build/mpi_allreduce" "$here/bench/mpi_allreduce.c"; else loud >&2; fi
 "$here/jccl" --version >/dev/null
 mpi=(mpirun --allow-run-as-root --oversubscribe --bind-to none)
 tuned=(env MALLOC_MMAP_MAX_=0 MALLOC_TRIM_THRESHOLD_=68719476736 GLIBC_TUNABLES=glibc.malloc.hugetlb=1)
+tcp_mca=(--mca btl tcp,self --mca btl_tcp_if_include lo)
+two_cores=()
+if command -v taskset >/dev/null && (($(nproc) >= 2)); then two_cores=(taskset -c 0,1); fi
 out="$build/results.$$"
 : > "$out"
+trap 'rm -f "$out"' EXIT
 
-# Both sides time blocking calls (jccl: -z 1, each call awaited before the next), after warming
-# up: jccl for a few seconds of untimed calls first (--jit-warmup), since a cold JVM runs the data
-# path interpreted. Each size runs at least 20 calls and, below 50 KiB, more (up to 20,000) until
-# 1 GiB has moved: at small sizes a single descheduled rank would otherwise set the mean.
-per_size=1073741824
-
-# Each line of $out: <config> <bytes> <time_us>
-jccl_run() {  # $1 config name, $2 provider, $3 ranks, $4 min, $5 max
-  "$here/jccl" perf allreduce -N "$3" -p "$2" -b "$4" -e "$5" -n 20 --bytes-per-size "$per_size" -w 5 -z 1 -c 0 \
-    --jit-warmup 5s | awk -v c="$1" '$1=="[0]" && $2 ~ /^[0-9]+$/ {print c, $2, $7}' >> "$out"
+# Each line of $out: <config> <bytes> <median_us> <p50_us> <p99_us> <mean_us>
+jccl_run() {  # $1 config, $2 provider, $3 ranks, $4 min, $5 max, $6 factor, then a command prefix
+  local c="$1" p="$2" np="$3" b="$4" e="$5" f="$6"; shift 6
+  "$@" timeout 900 "$here/jccl" perf allreduce -N "$np" -p "$p" -b "$b" -e "$e" -f "$f" -n "$min_iters" -w 5 -z 1 -c 0 \
+    --batches "$batches" --batch-time "${batch_ms}ms" --jit-warmup 5s --stats \
+    | awk -v c="$c" '$1=="[0]" && $2 ~ /^[0-9]+$/ {print c, $2, $7, $16, $17, $15}' >> "$out" || echo "jccl $c failed" >&2
 }
-mpi_run() {  # $1 config name, $2 ranks, $3 min, $4 max, then the command prefix and extra mpirun args
-  local c="$1" np="$2" lo="$3" hi="$4"; shift 4
-  "$@" -np "$np" "$build/mpi_allreduce" "$lo" "$hi" 20 "$per_size" | awk -v c="$c" '{print c, $1, $2}' >> "$out"
+mpi_run() {  # $1 config, $2 ranks, $3 min, $4 max, $5 factor, then the command prefix and extra mpirun args
+  ((have_mpi)) || return 0
+  local c="$1" np="$2" b="$3" e="$4" f="$5"; shift 5
+  timeout 900 "$@" -np "$np" "$build/mpi_allreduce" "$b" "$e" "$f" "$batches" "$((batch_ms * 1000))" "$min_iters" \
+    | awk -v c="$c" '{print c, $1, $2, $3, $4, $5}' >> "$out" || echo "Open MPI $c failed" >&2
+}
+ootb_run() {  # `jccl perf allreduce` exactly as a user first types it
+  timeout 900 "$here/jccl" perf allreduce | awk '$1=="[0]" && $2 ~ /^[0-9]+$/ {print "ootb", $2, $7, "-", "-", "-"}' >> "$out" \
+    || echo "jccl perf allreduce (no flags) failed" >&2
 }
 
-tcp_mca=(--mca btl tcp,self --mca btl_tcp_if_include lo)
 for ((i = 1; i <= rounds; i++)); do
-  echo "round $i of $rounds..." >&2
-  jccl_run jccl-shm shm 2 8 "$max"
-  mpi_run ompi-shm 2 8 "$max" "${mpi[@]}"
-  mpi_run ompi-shm-tuned 2 8 "$max" "${tuned[@]}" "${mpi[@]}"
-  jccl_run jccl-tcp tcp 2 8 "$max"
-  mpi_run ompi-tcp 2 8 "$max" "${mpi[@]}" "${tcp_mca[@]}"
-  mpi_run ompi-tcp-tuned 2 8 "$max" "${tuned[@]}" "${mpi[@]}" "${tcp_mca[@]}"
-  jccl_run jccl-shm-4 shm 4 8 8
-  mpi_run ompi-shm-4 4 8 8 "${mpi[@]}"
+  echo "round $i of $rounds ($mode)..." >&2
+  jccl_run jccl-shm shm 2 "$lo" "$hi" "$factor"
+  mpi_run ompi-shm 2 "$lo" "$hi" "$factor" "${mpi[@]}"
+  mpi_run ompi-shm-tuned 2 "$lo" "$hi" "$factor" "${tuned[@]}" "${mpi[@]}"
+  jccl_run jccl-tcp tcp 2 "$lo" "$hi" "$factor"
+  mpi_run ompi-tcp 2 "$lo" "$hi" "$factor" "${mpi[@]}" "${tcp_mca[@]}"
+  mpi_run ompi-tcp-tuned 2 "$lo" "$hi" "$factor" "${tuned[@]}" "${mpi[@]}" "${tcp_mca[@]}"
+  jccl_run jccl-shm4 shm 4 8 8 2 "${two_cores[@]}"
+  mpi_run ompi-shm4 4 8 8 2 "${two_cores[@]}" "${mpi[@]}"
+  ootb_run
 done
 
-median() { sort -g | awk '{a[NR]=$1} END {if (NR==0) print "-"; else if (NR%2) print a[(NR+1)/2]; else print (a[NR/2]+a[NR/2+1])/2}'; }
-med() { awk -v c="$1" -v b="$2" '$1==c && $2==b {print $3}' "$out" | median; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "-" || b == "-" || a+0 == 0) print "-"; else printf "%.2f", b/a }'; }
-busbw() { awk -v t="$1" -v b="$2" -v n="$3" 'BEGIN { if (t == "-" || t+0 == 0) print "-"; else printf "%.2f", b/t/1e3 * 2*(n-1)/n }'; }
-
-echo
-echo "allreduce float32 sum, 2 ranks: median time per call in us over $rounds interleaved rounds"
-echo "speedup = Open MPI time / jccl time (above 1: jccl is faster); busbw in GB/s"
-for path in shm tcp; do
-  echo
-  printf "%-6s %11s %11s %11s %11s %8s %8s %9s %9s\n" "$path" "bytes" "jccl" "ompi" "ompi-tuned" "vs ompi" "vs tuned" "busbw" "busbw-tuned"
-  for b in $(awk -v c="jccl-$path" '$1==c {print $2}' "$out" | sort -n -u); do
-    j=$(med "jccl-$path" "$b"); o=$(med "ompi-$path" "$b"); t=$(med "ompi-$path-tuned" "$b")
-    printf "%-6s %11s %11s %11s %11s %8s %8s %9s %9s\n" "" "$b" "$j" "$o" "$t" "$(ratio "$j" "$o")" "$(ratio "$j" "$t")" \
-      "$(busbw "$j" "$b" 2)" "$(busbw "$t" "$b" 2)"
-  done
-done
-echo
-j=$(med jccl-shm-4 8); o=$(med ompi-shm-4 8)
-echo "4 ranks, 8 B, shm: jccl $j us, Open MPI $o us, speedup $(ratio "$j" "$o")"
-rm -f "$out"
+"$here/bench/compare-openmpi-table.awk" -v rounds="$rounds" -v mode="$mode" -v have_mpi="$have_mpi" "$out"
+((have_mpi)) || loud
+echo "took $((SECONDS - started)) s ($mode, $rounds round(s)); reproduce: bench/compare-openmpi.sh --$mode $rounds"

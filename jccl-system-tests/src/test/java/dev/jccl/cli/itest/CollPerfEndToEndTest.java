@@ -24,6 +24,10 @@ class CollPerfEndToEndTest {
             "\\s*(\\d+)\\s+(\\d+)\\s+(\\w+)\\s+(\\w+)\\s+(-?\\d+)"
                     + "\\s+([\\d.]+)\\s+([\\d.]+)\\s+([\\d.]+)\\s+(\\S+)\\s+([\\d.]+)\\s+([\\d.]+)\\s+([\\d.]+)\\s+(\\S+)");
 
+    /** ROW, then with --stats: mean p50 p99 out of place, mean p50 p99 in place. */
+    private static final Pattern STATS_ROW = Pattern.compile(ROW.pattern() + "\\s+([\\d.]+)\\s+([\\d.]+)\\s+([\\d.]+)"
+            + "\\s+([\\d.]+)\\s+([\\d.]+)\\s+([\\d.]+)");
+
     static Stream<String> providers() {
         return ProviderUnderTest.names();
     }
@@ -72,6 +76,42 @@ class CollPerfEndToEndTest {
             List<String> wrong = Pattern.compile("\"wrong\":(\\w+)").matcher(json).results().map(r -> r.group(1)).toList();
             assertFalse(wrong.isEmpty(), json);
             assertTrue(wrong.stream().allMatch("0"::equals), "every size checked, nothing wrong: " + json);
+        }
+    }
+
+    @Test
+    @Timeout(300)
+    void withNoFlagsItRunsEverySizeInNcclTestsColumns() throws Exception {
+        CliRun run = CliRun.run(Map.of("JCCL_TIMEOUT", "60s"), Duration.ofSeconds(290), "perf", "allreduce");
+        assertEquals(0, run.exitCode(), run.describe());
+        assertTrue(run.stdout().contains("#       size         count      type   redop    root     time   algbw   busbw #wrong"), run.describe());
+        List<Matcher> rows = rows(run);
+        assertEquals(23, rows.size(), "8 B to 32 MiB doubling: " + run.describe());
+        for (Matcher m : rows) {
+            assertEquals("0", m.group(9), m.group());
+            assertEquals("0", m.group(13), m.group());
+        }
+        assertTrue(run.stdout().contains("# Out of bounds values : 0 OK"), run.describe());
+    }
+
+    @Test
+    @Timeout(120)
+    void statsPrintTheMeanAndP50AtMostP99PerSize() throws Exception {
+        CliRun run = CliRun.run(Map.of("JCCL_TIMEOUT", "30s"), Duration.ofSeconds(110), "perf", "allreduce", "-b", "8", "-e", "4K", "-f", "8",
+                "--batches", "3", "--batch-time", "1ms", "--stats", "--jit-warmup", "100ms", "--timeout", "100s");
+        assertEquals(0, run.exitCode(), run.describe());
+        assertTrue(run.stdout().contains("     mean      p50      p99     mean      p50      p99"), run.describe());
+        List<Matcher> rows = run.stdoutLines().stream().filter(l -> l.startsWith("[0] ")).map(l -> STATS_ROW.matcher(l.substring(4)))
+                .filter(Matcher::matches).toList();
+        assertEquals(List.of(8L, 64L, 512L, 4096L), rows.stream().map(m -> Long.parseLong(m.group(1))).toList(), run.describe());
+        for (Matcher m : rows) {
+            for (int first : new int[] {14, 17}) {
+                double mean = Double.parseDouble(m.group(first));
+                double p50 = Double.parseDouble(m.group(first + 1));
+                double p99 = Double.parseDouble(m.group(first + 2));
+                assertTrue(mean > 0 && p50 > 0, m.group());
+                assertTrue(p50 <= p99, "p50 <= p99: " + m.group());
+            }
         }
     }
 

@@ -8,7 +8,7 @@ import java.util.List;
 
 /**
  * One collective perf run, with nccl-tests' flags: sizes from {@code minBytes} to {@code maxBytes}
- * multiplied by {@code factor}, {@code iters} timed and {@code warmup} untimed calls per size,
+ * multiplied by {@code factor}, at least {@code iters} timed and {@code warmup} untimed calls per size,
  * {@code check} to verify results against the known pattern before timing. Before the first size,
  * {@code jitWarmupNs} of untimed calls let the JIT compile the data path (a cold JVM is hundreds of
  * times slower than a warm one, and nccl-tests' few warm-up calls per size do not cover that).
@@ -16,13 +16,33 @@ import java.util.List;
  * a blocking MPI call is timed. With {@code bytesPerSize} above 0, a size runs more than {@code iters}
  * calls, up to {@value #MAX_SCALED_ITERS}, until it has moved that many bytes: small sizes need many
  * calls before one descheduled rank stops dominating the mean.
+ *
+ * <p>Timed calls run in {@code batches} batches of equal length, each about {@code batchNs} long
+ * (the ranks agree on the calls per batch from the warm-up calls' time), after one untimed batch;
+ * the printed time is the median over batches of the time per call. {@code stats} adds the mean and
+ * the p50/p99 of single calls to each row.
  */
 public record CollOptions(CollTest test, long minBytes, long maxBytes, long factor, int iters, int warmup,
                           boolean check, ReduceOp op, DataType type, int root, boolean json, long jitWarmupNs, boolean blocking,
-                          long bytesPerSize) {
+                          long bytesPerSize, long batchNs, int batches, boolean stats) {
     static final int MAX_SCALED_ITERS = 20_000;
+    /** The defaults of {@code --batch-time} and {@code --batches}. */
+    public static final long DEFAULT_BATCH_NS = 5_000_000L;
+    public static final int DEFAULT_BATCHES = 10;
+    /** Calls per batch at most: the per-call times of a size are held in memory. */
+    static final int MAX_CALLS_PER_BATCH = 20_000;
+
+    /** Default batches, no per-call statistics. */
+    public CollOptions(CollTest test, long minBytes, long maxBytes, long factor, int iters, int warmup,
+                       boolean check, ReduceOp op, DataType type, int root, boolean json, long jitWarmupNs, boolean blocking,
+                       long bytesPerSize) {
+        this(test, minBytes, maxBytes, factor, iters, warmup, check, op, type, root, json, jitWarmupNs, blocking, bytesPerSize,
+                DEFAULT_BATCH_NS, DEFAULT_BATCHES, false);
+    }
 
     public CollOptions {
+        if (batchNs <= 0) throw new IllegalArgumentException("--batch-time must be > 0");
+        if (batches < 1) throw new IllegalArgumentException("--batches must be >= 1, got " + batches);
         if (bytesPerSize < 0) throw new IllegalArgumentException("--bytes-per-size must be >= 0");
         if (jitWarmupNs < 0) throw new IllegalArgumentException("--jit-warmup must be >= 0");
         if (minBytes < 0 || maxBytes < minBytes) {
@@ -38,6 +58,23 @@ public record CollOptions(CollTest test, long minBytes, long maxBytes, long fact
         if (bytesPerSize == 0) return iters;
         long scaled = bytesPerSize / Math.max(1, bytes);
         return (int) Math.max(iters, Math.min(MAX_SCALED_ITERS, scaled));
+    }
+
+    /** The same run without result checks (for untimed rounds). */
+    CollOptions withoutCheck() {
+        return new CollOptions(test, minBytes, maxBytes, factor, iters, warmup, false, op, type, root, json, jitWarmupNs, blocking,
+                bytesPerSize, batchNs, batches, stats);
+    }
+
+    /**
+     * Calls per batch for a size whose calls took {@code perCallNs} each in warm-up (the slowest
+     * rank's figure, so every rank gets the same answer): enough to fill {@code batchNs}, and enough
+     * that all batches together time at least {@link #iters(long)} calls.
+     */
+    int callsPerBatch(long bytes, long perCallNs) {
+        long byTime = batchNs / Math.max(1, perCallNs);
+        long byCount = (iters(bytes) + batches - 1) / batches;
+        return (int) Math.max(1, Math.min(MAX_CALLS_PER_BATCH, Math.max(byTime, byCount)));
     }
 
     /** The sizes to run, in bytes, each rounded down to whole elements of every rank's block. */

@@ -13,10 +13,11 @@ import java.util.List;
 
 /**
  * Runs one collective test on one rank, the way nccl-tests does: buffers allocated once at the
- * largest size; per size an optional checked call, warm-up calls, then {@code iters} calls issued
- * back to back and awaited once (operations complete in order, like a stream), or with {@code -z 1}
- * each awaited before the next. The time is the
- * slowest rank's mean, agreed with a MAX allreduce after timing.
+ * largest size; per size an optional checked call, warm-up calls, then batches of calls issued back
+ * to back (operations complete in order, like a stream), or with {@code -z 1} each awaited before
+ * the next. The time is the slowest rank's median over batches of the time per call, agreed with a
+ * MAX allreduce after timing ({@link CallStats}): a mean over 20 calls let one descheduled rank set
+ * the figure, up to 10x the steady-state time on a busy host.
  */
 public final class CollRunner {
     private CollRunner() {}
@@ -36,10 +37,16 @@ public final class CollRunner {
             // In place, the output buffer also holds the input (all of it for reduce_scatter).
             long outElems = Math.max(o.test().inputElems(maxCount, n), o.test().outputElems(maxCount, n));
             MemorySegment out = arena.allocate(Math.max(8, t.bytes(outElems)), 64);
-            MemorySegment time = arena.allocate(16, 8);
+            MemorySegment time = arena.allocate(32, 8);
             in.fill((byte) 0);
             out.fill((byte) 0);
-            jitWarmup(comm, o, sizes, in, out, time);
+            if (jitWarmup(comm, o, sizes, in, out, time)) {
+                // The first size timed after the warm-up (and only it, out of place) measured up to
+                // 10-100x its steady state on a loaded host, with the in-place figure right after it
+                // normal: the first size is timed once untimed, with the real settings, and dropped.
+                long first = sizes.getFirst();
+                measure(comm, o.withoutCheck(), o.test().count(first, t.byteSize(), n), first, in, out, false, time);
+            }
             for (long bytes : sizes) {
                 long count = o.test().count(bytes, t.byteSize(), n);
                 CollResult.Figures oop = measure(comm, o, count, bytes, in, out, false, time);
@@ -64,12 +71,12 @@ public final class CollRunner {
      * still compiling the hot path 4 s in. The ranks agree on both figures with one MAX allreduce,
      * so they always issue the same calls.
      */
-    private static void jitWarmup(Communicator comm, CollOptions o, List<Long> sizes, MemorySegment in,
-                                  MemorySegment out, MemorySegment scratch) {
-        if (o.jitWarmupNs() == 0 || sizes.isEmpty()) return;
+    private static boolean jitWarmup(Communicator comm, CollOptions o, List<Long> sizes, MemorySegment in,
+                                     MemorySegment out, MemorySegment scratch) {
+        if (o.jitWarmupNs() == 0 || sizes.isEmpty()) return false;
         int n = comm.size();
-        CollOptions warm = new CollOptions(o.test(), o.minBytes(), o.maxBytes(), o.factor(), 200, 0, false, o.op(),
-                o.type(), o.root(), o.json(), 0, o.blocking(), 0);
+        CollOptions warm = new CollOptions(o.test(), o.minBytes(), o.maxBytes(), o.factor(), 200, Math.max(1, o.warmup()), false, o.op(),
+                o.type(), o.root(), o.json(), 0, o.blocking(), 0, Math.min(o.batchNs(), 2_000_000L), 2, false);
         long small = sizes.getFirst();
         long mid = Math.min(sizes.getLast(), 1L << 20);
         long t0 = System.nanoTime();
@@ -89,7 +96,7 @@ public final class CollRunner {
             long roundNs = scratch.get(ValueLayout.JAVA_LONG, 8);
             boolean improving = roundNs < bestRoundNs * 0.95;
             bestRoundNs = Math.min(bestRoundNs, roundNs);
-            if (elapsedNs >= 4 * o.jitWarmupNs() || (elapsedNs >= o.jitWarmupNs() && !improving)) return;
+            if (elapsedNs >= 4 * o.jitWarmupNs() || (elapsedNs >= o.jitWarmupNs() && !improving)) return true;
         }
     }
 
@@ -104,27 +111,61 @@ public final class CollRunner {
                     ? out.asSlice(o.type().bytes(comm.rank() * count)) : out;
             wrong = CollCheck.wrong(o.test(), o.type(), o.op(), o.root(), result, count, comm.rank(), n);
         }
-        for (int i = 0; i < o.warmup(); i++) call(comm, o, count, in, out, inPlace);
+        // Warm-up calls, each awaited, time the size; the slowest rank's figure sets the batch for all.
+        int warmCalls = Math.max(1, o.warmup());
+        long w0 = System.nanoTime();
+        for (int i = 0; i < warmCalls; i++) call(comm, o, count, in, out, inPlace).await();
+        time.set(ValueLayout.JAVA_LONG, 0, (System.nanoTime() - w0) / warmCalls);
+        comm.allReduce(time, 1, DataType.INT64, ReduceOp.MAX).await();
+        int perBatch = o.callsPerBatch(bytes, time.get(ValueLayout.JAVA_LONG, 0));
+        int calls = perBatch * o.batches();
+        long[] stamps = new long[calls + 1];
+        Work[] issued = o.blocking() ? null : new Work[perBatch];
+        batch(comm, o, count, in, out, inPlace, issued, perBatch, stamps, 0); // untimed: the size's steady state
         comm.barrier().await();
-        long t0 = System.nanoTime();
-        Work last = null;
-        int iters = o.iters(bytes);
-        for (int i = 0; i < iters; i++) {
-            last = call(comm, o, count, in, out, inPlace);
-            if (o.blocking()) last.await();
-        }
-        last.await();
-        double meanUs = (System.nanoTime() - t0) / 1e3 / iters;
-        time.set(ValueLayout.JAVA_DOUBLE, 0, meanUs);
-        comm.allReduce(time, 1, DataType.FLOAT64, ReduceOp.MAX).await();
-        double slowestUs = time.get(ValueLayout.JAVA_DOUBLE, 0);
+        stamps[0] = System.nanoTime();
+        for (int b = 0; b < o.batches(); b++) batch(comm, o, count, in, out, inPlace, issued, perBatch, stamps, b * perBatch + 1);
+        CallStats mine = CallStats.of(stamps, calls, perBatch);
+        time.setAtIndex(ValueLayout.JAVA_DOUBLE, 0, mine.medianUs());
+        time.setAtIndex(ValueLayout.JAVA_DOUBLE, 1, mine.meanUs());
+        time.setAtIndex(ValueLayout.JAVA_DOUBLE, 2, mine.p50Us());
+        time.setAtIndex(ValueLayout.JAVA_DOUBLE, 3, mine.p99Us());
+        comm.allReduce(time, 4, DataType.FLOAT64, ReduceOp.MAX).await();
+        double slowestUs = time.getAtIndex(ValueLayout.JAVA_DOUBLE, 0);
+        double meanUs = time.getAtIndex(ValueLayout.JAVA_DOUBLE, 1);
+        double p50Us = time.getAtIndex(ValueLayout.JAVA_DOUBLE, 2);
+        double p99Us = time.getAtIndex(ValueLayout.JAVA_DOUBLE, 3);
         if (o.check()) {
             time.set(ValueLayout.JAVA_DOUBLE, 0, wrong);
             comm.allReduce(time, 1, DataType.FLOAT64, ReduceOp.SUM).await();
             wrong = (long) time.get(ValueLayout.JAVA_DOUBLE, 0);
         }
         double algBw = slowestUs == 0 ? 0 : bytes / slowestUs / 1e3;
-        return new CollResult.Figures(slowestUs, algBw, algBw * o.test().busBwFactor(n), wrong);
+        return new CollResult.Figures(slowestUs, algBw, algBw * o.test().busBwFactor(n), wrong, meanUs, p50Us, p99Us);
+    }
+
+    /**
+     * One batch of {@code perBatch} calls, writing each call's completion time from {@code stamps[at]}
+     * on ({@code at == 0}: untimed). Blocking, each call is awaited before the next; otherwise
+     * all are issued back to back and then awaited in order, so a stamp is when this rank saw the
+     * call complete.
+     */
+    private static void batch(Communicator comm, CollOptions o, long count, MemorySegment in, MemorySegment out,
+                              boolean inPlace, Work[] issued, int perBatch, long[] stamps, int at) {
+        boolean timed = at > 0;
+        if (issued == null) {
+            for (int i = 0; i < perBatch; i++) {
+                call(comm, o, count, in, out, inPlace).await();
+                if (timed) stamps[at + i] = System.nanoTime();
+            }
+            return;
+        }
+        for (int i = 0; i < perBatch; i++) issued[i] = call(comm, o, count, in, out, inPlace);
+        for (int i = 0; i < perBatch; i++) {
+            issued[i].await();
+            issued[i] = null;
+            if (timed) stamps[at + i] = System.nanoTime();
+        }
     }
 
     /** Puts this rank's pattern where the call reads it (for in place: where NCCL's conventions put it). */

@@ -1,0 +1,96 @@
+#!/usr/bin/awk -f
+# The table of bench/compare-openmpi.sh from its result lines "<config> <bytes> <median> <p50> <p99> <mean>"
+# (times in us per call, "-" where not measured); figures are medians over rounds. POSIX awk (mawk too).
+function med(key,    n, i, j, t, v) {
+    n = cnt[key]; if (n == 0) return "-"
+    for (i = 1; i <= n; i++) v[i] = val[key, i]
+    for (i = 2; i <= n; i++) { t = v[i]; for (j = i - 1; j >= 1 && v[j] > t; j--) v[j + 1] = v[j]; v[j + 1] = t }
+    return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
+}
+function fig(c, b, f) { return med(c SUBSEP b SUBSEP f) }
+function human(b) {
+    if (b >= 1048576 && b % 1048576 == 0) return (b / 1048576) " MiB"
+    if (b >= 1024 && b % 1024 == 0) return (b / 1024) " KiB"
+    return b " B"
+}
+function num(x, fmt) { return x == "-" ? "-" : sprintf(fmt, x) }
+function ratio(j, o) { return (j == "-" || o == "-" || j + 0 == 0) ? "-" : sprintf("%.2f", o / j) }
+function busbw(t, b, n) { return (t == "-" || t + 0 == 0) ? "-" : sprintf("%.2f", b / t / 1e3 * 2 * (n - 1) / n) }
+function better(p, b) {  # the faster Open MPI config at size b: "oob" or "tuned", "" when neither ran
+    o = fig("ompi-" p, b, 1); t = fig("ompi-" p "-tuned", b, 1)
+    if (o == "-" && t == "-") return ""
+    if (t == "-" || (o != "-" && o + 0 <= t + 0)) return "ompi-" p
+    return "ompi-" p "-tuned"
+}
+function span(lo, hi, fmt) { return lo == "" ? "-" : (sprintf(fmt, lo) == sprintf(fmt, hi) ? sprintf(fmt, lo) : sprintf(fmt, lo) "–" sprintf(fmt, hi)) }
+# One summary row over the sizes [from, to] of path p; bw: busbw instead of time.
+function summary(label, p, from, to, bw,    b, j, o, r, jl, jh, ol, oh, rl, rh, any) {
+    jl = ""; ol = ""; rl = ""
+    for (b = from; b <= to; b *= 2) {
+        if (!((("jccl-" p) SUBSEP b) in sizes)) continue
+        c = better(p, b); j = fig("jccl-" p, b, 1); o = c == "" ? "-" : fig(c, b, 1)
+        if (j == "-") continue
+        jv = bw ? busbw(j, b, 2) : j; ov = (bw && o != "-") ? busbw(o, b, 2) : o
+        if (jl == "" || jv + 0 < jl) jl = jv + 0
+        if (jh == "" || jv + 0 > jh) jh = jv + 0
+        if (ov != "-") {
+            if (ol == "" || ov + 0 < ol) ol = ov + 0
+            if (oh == "" || ov + 0 > oh) oh = ov + 0
+            r = o / j
+            if (rl == "" || r < rl) rl = r
+            if (rh == "" || r > rh) rh = r
+        }
+    }
+    if (jl == "") return
+    u = bw ? " GB/s" : " µs"
+    printf "| %s | %s | %s%s | %s%s | %s× |\n", p == "shm4" ? "shm, 4 ranks on 2 cores" : p, label, bw ? "busbw " : "", span(jl, jh, "%.3g") u,
+        span(ol, oh, "%.3g"), ol == "" ? "" : u, span(rl, rh, "%.2f")
+}
+{
+    for (f = 1; f <= 4; f++) {
+        if ($(f + 2) == "-") continue
+        k = $1 SUBSEP $2 SUBSEP f; val[k, ++cnt[k]] = $(f + 2) + 0
+    }
+    sizes[$1, $2] = 1
+    if ($1 ~ /^jccl-(shm|tcp)$/ && !($2 in seen)) { seen[$2] = 1; order[++nsizes] = $2 }
+}
+END {
+    for (i = 2; i <= nsizes; i++) { t = order[i]; for (j = i - 1; j >= 1 && order[j] + 0 > t + 0; j--) order[j + 1] = order[j]; order[j + 1] = t }
+    print ""
+    printf "allreduce float32 sum, 2 ranks, blocking calls (%s mode): time per call in µs = median over batches, median over %d round(s);\n", mode, rounds
+    print "p99 of single calls; Open MPI = the better of out-of-the-box and tuned (cfg); speedup = Open MPI time / jccl time"
+    print "(above 1: jccl is faster); busbw in GB/s"
+    for (pi = 1; pi <= 2; pi++) {
+        p = pi == 1 ? "shm" : "tcp"
+        print ""
+        printf "%-5s %9s %10s %10s %10s %10s %6s %8s %11s %11s\n", p, "size", "jccl", "jccl p99", "ompi", "ompi p99", "cfg", "speedup", "jccl busbw", "ompi busbw"
+        for (i = 1; i <= nsizes; i++) {
+            b = order[i]; if (!((("jccl-" p) SUBSEP b) in sizes)) continue
+            c = better(p, b); j = fig("jccl-" p, b, 1); o = c == "" ? "-" : fig(c, b, 1)
+            printf "%-5s %9s %10s %10s %10s %10s %6s %8s %11s %11s\n", "", human(b), num(j, "%.2f"), num(fig("jccl-" p, b, 3), "%.2f"),
+                num(o, "%.2f"), c == "" ? "-" : num(fig(c, b, 3), "%.2f"), c == "" ? "-" : (c ~ /tuned$/ ? "tuned" : "oob"),
+                ratio(j, o), busbw(j, b, 2), busbw(o, b, 2)
+        }
+    }
+    j = fig("jccl-shm4", 8, 1); o = fig("ompi-shm4", 8, 1)
+    print ""
+    printf "4 ranks on 2 cores, 8 B, shm: jccl %s µs (p99 %s), Open MPI %s µs (p99 %s), speedup %s\n", num(j, "%.2f"),
+        num(fig("jccl-shm4", 8, 3), "%.2f"), num(o, "%.2f"), num(fig("ompi-shm4", 8, 3), "%.2f"), ratio(j, o)
+    print ""
+    print "Out of the box: `jccl perf allreduce` with no flags (shm, out of place) against the careful jccl figure above"
+    printf "%9s %12s %12s %8s\n", "size", "no flags", "careful", "ratio"
+    split("8 131072 16777216", mids, " ")
+    for (i = 1; i <= 3; i++) {
+        b = mids[i]; n = fig("ootb", b, 1); j = fig("jccl-shm", b, 1)
+        printf "%9s %12s %12s %8s\n", human(b), num(n, "%.2f"), num(j, "%.2f"), (n == "-" || j == "-" || j + 0 == 0) ? "-" : sprintf("%.2f", n / j)
+    }
+    print ""
+    print "| path | size | jccl | Open MPI | jccl speedup |"
+    print "|---|---|---|---|---|"
+    summary("8 B", "shm", 8, 8, 0)
+    summary("8 KiB – 1 MiB", "shm", 8192, 1048576, 0)
+    summary("32–256 MiB", "shm", 33554432, 268435456, 1)
+    summary("8 B – 2 KiB", "tcp", 8, 2048, 0)
+    summary("256 KiB – 8 MiB", "tcp", 262144, 8388608, 0)
+    summary("8 B", "shm4", 8, 8, 0)
+}
