@@ -66,6 +66,7 @@ class CollPerfEndToEndTest {
         for (String test : List.of("reduce_scatter", "all_gather", "broadcast", "reduce", "alltoall")) {
             CliRun run = CliRun.run(Map.of("JCCL_TIMEOUT", "30s"), Duration.ofSeconds(60), "perf", test, "-N", "3",
                     "-b", "12", "-e", "3000", "-f", "7", "-n", "2", "-w", "1", "-c", "1", "-r", "2", "--jit-warmup", "0",
+                    "--batches", "2", "--batch-time", "1ms",
                     "--json", "--timeout", "50s");
             assertEquals(0, run.exitCode(), run.describe());
             // Rank 0's stdout is passed through unprefixed in JSON mode, so the line is JSON as it stands.
