@@ -9,13 +9,16 @@
 # (fresh pages are expensive on some VMs). jccl runs out of the box only: its registered buffers
 # are reused. A last row times 8 B with 4 ranks on this machine's cores.
 #
-# Usage: bench/compare-openmpi.sh [ROUNDS] [MAX_BYTES]      (defaults: 3, 268435456)
+# Usage: bench/compare-openmpi.sh [ROUNDS] [MAX_BYTES] [MIN_BYTES]   (defaults: 3, 268435456, 8)
+#   PATHS="tcp" (or "shm", default "shm tcp") runs only those paths (the 4-rank row runs with shm).
 # Needs Open MPI: apt-get install openmpi-bin libopenmpi-dev
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 . "$here/scripts/find-jdk25.sh"
 rounds="${1:-3}"
 max="${2:-268435456}"
+min="${3:-8}"
+paths="${PATHS:-shm tcp}"
 if ! command -v mpirun >/dev/null || ! command -v mpicc >/dev/null; then
   echo "Open MPI is missing. Install it with: apt-get install openmpi-bin libopenmpi-dev" >&2
   exit 1
@@ -48,14 +51,20 @@ mpi_run() {  # $1 config name, $2 ranks, $3 min, $4 max, then the command prefix
 tcp_mca=(--mca btl tcp,self --mca btl_tcp_if_include lo)
 for ((i = 1; i <= rounds; i++)); do
   echo "round $i of $rounds..." >&2
-  jccl_run jccl-shm shm 2 8 "$max"
-  mpi_run ompi-shm 2 8 "$max" "${mpi[@]}"
-  mpi_run ompi-shm-tuned 2 8 "$max" "${tuned[@]}" "${mpi[@]}"
-  jccl_run jccl-tcp tcp 2 8 "$max"
-  mpi_run ompi-tcp 2 8 "$max" "${mpi[@]}" "${tcp_mca[@]}"
-  mpi_run ompi-tcp-tuned 2 8 "$max" "${tuned[@]}" "${mpi[@]}" "${tcp_mca[@]}"
-  jccl_run jccl-shm-4 shm 4 8 8
-  mpi_run ompi-shm-4 4 8 8 "${mpi[@]}"
+  if [[ " $paths " == *" shm "* ]]; then
+    jccl_run jccl-shm shm 2 "$min" "$max"
+    mpi_run ompi-shm 2 "$min" "$max" "${mpi[@]}"
+    mpi_run ompi-shm-tuned 2 "$min" "$max" "${tuned[@]}" "${mpi[@]}"
+  fi
+  if [[ " $paths " == *" tcp "* ]]; then
+    jccl_run jccl-tcp tcp 2 "$min" "$max"
+    mpi_run ompi-tcp 2 "$min" "$max" "${mpi[@]}" "${tcp_mca[@]}"
+    mpi_run ompi-tcp-tuned 2 "$min" "$max" "${tuned[@]}" "${mpi[@]}" "${tcp_mca[@]}"
+  fi
+  if [[ " $paths " == *" shm "* ]]; then
+    jccl_run jccl-shm-4 shm 4 8 8
+    mpi_run ompi-shm-4 4 8 8 "${mpi[@]}"
+  fi
 done
 
 median() { sort -g | awk '{a[NR]=$1} END {if (NR==0) print "-"; else if (NR%2) print a[(NR+1)/2]; else print (a[NR/2]+a[NR/2+1])/2}'; }
@@ -66,7 +75,7 @@ busbw() { awk -v t="$1" -v b="$2" -v n="$3" 'BEGIN { if (t == "-" || t+0 == 0) p
 echo
 echo "allreduce float32 sum, 2 ranks: median time per call in us over $rounds interleaved rounds"
 echo "speedup = Open MPI time / jccl time (above 1: jccl is faster); busbw in GB/s"
-for path in shm tcp; do
+for path in $paths; do
   echo
   printf "%-6s %11s %11s %11s %11s %8s %8s %9s %9s\n" "$path" "bytes" "jccl" "ompi" "ompi-tuned" "vs ompi" "vs tuned" "busbw" "busbw-tuned"
   for b in $(awk -v c="jccl-$path" '$1==c {print $2}' "$out" | sort -n -u); do
@@ -76,6 +85,8 @@ for path in shm tcp; do
   done
 done
 echo
-j=$(med jccl-shm-4 8); o=$(med ompi-shm-4 8)
-echo "4 ranks, 8 B, shm: jccl $j us, Open MPI $o us, speedup $(ratio "$j" "$o")"
+if [[ " $paths " == *" shm "* ]]; then
+  j=$(med jccl-shm-4 8); o=$(med ompi-shm-4 8)
+  echo "4 ranks, 8 B, shm: jccl $j us, Open MPI $o us, speedup $(ratio "$j" "$o")"
+fi
 rm -f "$out"
