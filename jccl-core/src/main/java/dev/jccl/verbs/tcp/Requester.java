@@ -61,6 +61,8 @@ final class Requester {
     private String failDetail = ""; // guarded by this
     private long nextRecvIndex;     // posting thread only
     private final long inlineMaxBytes;
+    private final int window; // requests the peer admits beyond what it acknowledged: depth, plus the lead below
+    private final int lead;   // how many requests may complete locally beyond the peer's ACK
     private final boolean[] localDone; // guarded by this, indexed by n % depth: inline request n left at its post
     private long completedThrough = -1; // guarded by this: every request up to here has its completion
 
@@ -75,6 +77,15 @@ final class Requester {
         this.psn = psn;
         this.inlineMaxBytes = inlineMaxBytes;
         this.localDone = new boolean[depth];
+        // A request completed locally frees its slot before the peer acknowledged it: the peer must admit
+        // that many more unacknowledged requests, or the poster would run past its window.
+        this.window = inlineMaxBytes > 0 ? (int) Math.min(2L * depth, MAX_WINDOW) : depth;
+        this.lead = window - depth;
+    }
+
+    /** The window to announce to the peer: how many unacknowledged requests it must admit. */
+    int window() {
+        return window;
     }
 
     /**
@@ -212,7 +223,9 @@ final class Requester {
             PendingRead r = reads.peekFirst();
             long limit = r == null ? posted - 1 : r.seq - 1;
             long through = Math.max(completedThrough, Math.min(ackedThrough, limit));
-            while (through < limit && localDone[(int) ((through + 1) % localDone.length)]) through++;
+            while (through < limit && through + 1 - ackedThrough <= lead && localDone[(int) ((through + 1) % localDone.length)]) {
+                through++;
+            }
             for (long k = completedThrough + 1; k <= through; k++) localDone[(int) (k % localDone.length)] = false;
             completedThrough = Math.max(completedThrough, through);
             outstanding.ackThrough(completedThrough, cq, qpn);

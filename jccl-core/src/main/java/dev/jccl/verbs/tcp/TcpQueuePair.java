@@ -39,7 +39,6 @@ final class TcpQueuePair implements QueuePair, InboundSink, OutboundLane.Failure
     private final TcpProtectionDomain pd;
     private final int qpn;
     private final int psn = RANDOM.nextInt(1 << 24);
-    private final int sendDepth;
     private final QpStateMachine state;
     private final TcpCompletionQueue sendCq;
     private final TcpCompletionQueue recvCq;
@@ -57,7 +56,6 @@ final class TcpQueuePair implements QueuePair, InboundSink, OutboundLane.Failure
         this.context = context;
         this.pd = pd;
         this.qpn = qpn;
-        this.sendDepth = sendDepth;
         this.state = new QpStateMachine(qpn);
         this.sendCq = sendCq;
         this.recvCq = recvCq;
@@ -91,7 +89,7 @@ final class TcpQueuePair implements QueuePair, InboundSink, OutboundLane.Failure
         if (!TcpProvider.NAME.equals(remote.provider())) {
             throw new VerbsException("qp " + qpn + " is tcp; cannot connect to a '" + remote.provider() + "' queue pair");
         }
-        OutboundLanes lanes = connection.connect(remote, sendDepth, psn);
+        OutboundLanes lanes = connection.connect(remote, requester.window(), psn);
         try {
             state.toRtr();
         } catch (IllegalStateException e) {

@@ -67,6 +67,31 @@ class TcpInlineSendTest {
         }
     }
 
+    /** Early completions free send slots before the ACK; a poster that fills every slot still stays inside the peer's window. */
+    @Test
+    void aPosterThatRefillsEveryFreedSlotStaysInsideThePeersWindow() {
+        try (TcpPeer a = new TcpPeer(TcpPeer.config(2, "JCCL_TCP_INLINE", "8K"), 4);
+             TcpPeer b = new TcpPeer(TcpPeer.config(2, "JCCL_TCP_INLINE", "8K"), 4)) {
+            TcpPeer.connect(a, b);
+            MemoryRegion src = a.region(64), dst = b.region(64);
+            WorkCompletion[] wc = WorkCompletion.array(4);
+            int posted = 0, completed = 0;
+            while (completed < 2000) {
+                boolean room = posted < 2000 && a.qp.postSend(SendWr.write(posted, src.sge(0, 64), dst.address(), dst.rkey()));
+                if (room) posted++;
+                // Completions are taken as they come (the CQ holds 16), waiting only when the send queue is full.
+                int n = room ? a.cq.poll(wc) : a.cq.await(wc, java.util.concurrent.TimeUnit.SECONDS.toNanos(15));
+                assertTrue(room || n > 0, "no completion within 15 s, " + completed + " of " + posted + " done");
+                for (int k = 0; k < n; k++) {
+                    assertEquals(WcStatus.SUCCESS, wc[k].status(), wc[k].toString());
+                    assertEquals(completed++, wc[k].wrId());
+                }
+            }
+            assertEquals(QpState.RTS, b.qp.state(), "the peer refused the stream");
+            assertEquals(QpState.RTS, a.qp.state());
+        }
+    }
+
     /**
      * A refusal of a request that completed already lands on the next one outstanding, and the queue
      * pair goes to ERR, so the sender never takes a refused stream for a delivered one.
