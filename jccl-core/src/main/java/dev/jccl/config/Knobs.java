@@ -30,6 +30,12 @@ public final class Knobs {
             Knobs::positiveDuration, "bound on every blocking wait (store, connect, completion)");
     public static final Knob<Integer> QPS_PER_CONNECTION = new Knob<>("JCCL_QPS_PER_CONNECTION", "1",
             s -> intIn(s, 1, 64), "sockets a tcp queue pair spreads its traffic over");
+    public static final Knob<Long> TCP_INLINE = new Knob<>("JCCL_TCP_INLINE", "0",
+            s -> bytesIn(s, 0, 8 * 1024), "tcp SEND/WRITE requests up to this many bytes (0 to 8K) complete as soon as their frame"
+                    + " reached the socket during the post, without the peer's ACK: the completion then means the buffer is free"
+                    + " (payloads up to 8K are always copied at post), not that the peer has the data, and a refusal surfaces on"
+                    + " the oldest request still outstanding or as the queue pair's move to ERR; 0 = every request completes on its"
+                    + " ACK, as RC verbs");
     public static final Knob<String> SOCKET_IFNAME = new Knob<>("JCCL_SOCKET_IFNAME", "",
             s -> s, "interface name (e.g. lo, eth0) or IP address the tcp provider binds to; empty = loopback when the store is on"
                     + " loopback, else the interface that routes to the store (MASTER_ADDR)");
@@ -77,7 +83,7 @@ public final class Knobs {
 
     /** All knobs, in the order devinfo -v prints them. */
     public static final List<Knob<?>> ALL = List.of(DEBUG, DEBUG_SUBSYS, DEBUG_FILE, LOG, TRANSPORT, TIMEOUT_NS,
-            QPS_PER_CONNECTION, SOCKET_IFNAME, AUTH_TOKEN, SHM_DIR, HEARTBEAT_NS, RNR_TIMEOUT_NS, SPIN_NS, HOST_ID,
+            QPS_PER_CONNECTION, TCP_INLINE, SOCKET_IFNAME, AUTH_TOKEN, SHM_DIR, HEARTBEAT_NS, RNR_TIMEOUT_NS, SPIN_NS, HOST_ID,
             STORE_HOSTED, ALGO, NCHANNELS, CHUNKSIZE, BUFFSIZE, REDUCE_KERNEL, CHECKSUM, TRACE, JAVA_OPTS);
 
     private static String level(String s) {
@@ -104,6 +110,12 @@ public final class Knobs {
 
     private static boolean isAuto(String s) {
         return s.trim().equalsIgnoreCase("auto");
+    }
+
+    private static Long bytesIn(String s, long min, long max) {
+        long v = Sizes.parseBytes(s);
+        if (v < min || v > max) throw new IllegalArgumentException("expected bytes in [" + min + ", " + max + "]");
+        return v;
     }
 
     private static Long positiveBytes(String s) {

@@ -8,6 +8,7 @@ import jdk.net.ExtendedSocketOptions;
 
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
+import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -15,6 +16,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.SocketTimeoutException;
 import java.net.StandardSocketOptions;
+import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
 import java.util.concurrent.TimeUnit;
 
@@ -103,5 +105,12 @@ final class Connector {
         } catch (IOException ignored) {
             // already failing
         }
+    }
+
+    /** Reads a send-only socket that became readable: end of stream or bytes from the peer both end it. */
+    static void checkSendOnly(SocketChannel channel, String peer, int lane) throws IOException {
+        int n = channel.read(ByteBuffer.allocate(1));
+        if (n < 0) throw new EOFException("peer " + peer + " closed the connection (lane " + lane + ")");
+        if (n > 0) throw new MalformedFrameException("peer " + peer + " wrote on send-only lane " + lane);
     }
 }

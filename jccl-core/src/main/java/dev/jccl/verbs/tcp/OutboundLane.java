@@ -2,7 +2,6 @@ package dev.jccl.verbs.tcp;
 
 import java.io.EOFException;
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.channels.CancelledKeyException;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.ClosedSelectorException;
@@ -52,23 +51,20 @@ final class OutboundLane implements AutoCloseable {
     private final FailureHandler onFailure;
     private final Thread agent;
     private final ReentrantLock writeLock = new ReentrantLock();
-    private OutFrame current; // guarded by writeLock: the frame partly written
+    private OutFrame current; // guarded by writeLock: the frame partly written, a data frame when currentIsData
+    private boolean currentIsData;
+    private long dataQueued;  // guarded by this; dataWritten is written under writeLock: data frames queued and wholly written
+    private volatile long dataWritten;
     private long writes;      // guarded by writeLock: bumped whenever bytes leave, so a slow peer is not a dead one
     private long lastWriteNs = System.nanoTime(); // guarded by writeLock: when bytes last left (a heartbeat is due after a period)
     private final ArrayDeque<OutFrame> control = new ArrayDeque<>(); // guarded by this
     private final ArrayDeque<OutFrame> data = new ArrayDeque<>();    // guarded by this
     private final ArrayDeque<OutFrame> pool = new ArrayDeque<>();    // guarded by this
     private volatile boolean sending; // the sender thread has frames to write (large ones, or a full socket)
-    /** The socket became readable in the last select (sender thread only). */
-    private boolean peerSpoke;
-    /**
-     * What a select does with the ready key, made once: selecting with an action keeps no
-     * selected-key set, whose entries the selector would allocate on every wake-up (a socket that is
-     * full wakes this thread for every write).
-     */
+    private boolean peerSpoke; // sender thread only: the socket became readable in the last select
+    /** Made once: a select with an action keeps no selected-key set, which allocates on every wake-up. */
     private final Consumer<SelectionKey> onReady = k -> peerSpoke |= k.isReadable();
-    private volatile boolean closing;
-    private volatile boolean closed;
+    private volatile boolean closing, closed;
 
     OutboundLane(int index, SocketChannel channel, String peer, long timeoutNs, long heartbeatNs, FailureHandler onFailure,
                  String threadName) throws IOException {
@@ -90,16 +86,22 @@ final class OutboundLane implements AutoCloseable {
         return f != null ? f : new OutFrame();
     }
 
-    /** Queues a data frame (request or READ_RESPONSE) behind earlier ones. Never blocks. */
-    void submit(OutFrame frame) {
+    /**
+     * Queues a data frame (request or READ_RESPONSE) behind earlier ones. Never blocks. Returns whether
+     * the frame reached the kernel before this call returned (data frames leave in queue order).
+     */
+    boolean submit(OutFrame frame) {
+        long ticket;
         synchronized (this) {
             if (closing) {
                 recycle(frame);
-                return;
+                return false;
             }
             data.addLast(frame);
+            ticket = ++dataQueued;
         }
         pump();
+        return dataWritten >= ticket;
     }
 
     /** Queues a NAK ahead of data; it is still sent after {@link #shutdown}. */
@@ -117,8 +119,7 @@ final class OutboundLane implements AutoCloseable {
             if (last != null && last.codec.type() == FrameDescriptor.TYPE_ACK) {
                 last.codec.encodeAck(Math.max(seq, last.codec.seq()));
             } else {
-                OutFrame f = pool.pollFirst();
-                if (f == null) f = new OutFrame();
+                OutFrame f = obtain();
                 f.codec.encodeAck(seq);
                 control.addLast(f);
             }
@@ -172,6 +173,7 @@ final class OutboundLane implements AutoCloseable {
                 synchronized (this) {
                     if (closing) while (!data.isEmpty()) recycle(data.pollFirst());
                     OutFrame next = control.pollFirst();
+                    currentIsData = next == null;
                     if (next == null) {
                         OutFrame d = data.peekFirst();
                         if (d == null) return DRAINED;
@@ -190,6 +192,7 @@ final class OutboundLane implements AutoCloseable {
             if (!whole) return BLOCKED;
             OutFrame done = current;
             current = null;
+            if (currentIsData) dataWritten++;
             synchronized (this) {
                 recycle(done);
             }
@@ -248,11 +251,8 @@ final class OutboundLane implements AutoCloseable {
 
     /** The peer never writes here; readable means it closed (EOF) or broke the protocol. */
     private void checkPeerStillThere() throws IOException {
-        if (!peerSpoke) return;
+        if (peerSpoke) Connector.checkSendOnly(channel, peer, index);
         peerSpoke = false;
-        int n = channel.read(ByteBuffer.allocate(1));
-        if (n < 0) throw new EOFException("peer " + peer + " closed the connection (lane " + index + ")");
-        if (n > 0) throw new MalformedFrameException("peer " + peer + " wrote on send-only lane " + index);
     }
 
     /** Whether this lane's sender thread is busy writing (bulk data, or a socket that is full). */
@@ -278,11 +278,7 @@ final class OutboundLane implements AutoCloseable {
     public void close() {
         closed = true;
         closing = true;
-        try {
-            channel.close();
-        } catch (IOException ignored) {
-            // closing anyway
-        }
+        closeQuietly(channel);
         selector.wakeup();
         if (Thread.currentThread() != agent) {
             try {
@@ -291,10 +287,14 @@ final class OutboundLane implements AutoCloseable {
                 Thread.currentThread().interrupt();
             }
         }
+        closeQuietly(selector);
+    }
+
+    private static void closeQuietly(java.io.Closeable c) {
         try {
-            selector.close();
+            c.close();
         } catch (IOException ignored) {
-            // nothing left to release
+            // closing anyway: nothing left to release
         }
     }
 }

@@ -46,12 +46,14 @@ final class OutboundLanes implements AutoCloseable {
     /**
      * Queues a message carrying {@code msgLength} bytes from {@code sourceOffset} in {@code source}
      * (SEND, WRITE, WRITE_IMM, READ_RESPONSE); see {@link OutFrame#payload} for how frames hold it.
+     * Returns whether the message was one frame and that frame reached the kernel during this call.
      */
-    void send(byte type, long seq, MemorySegment source, long sourceOffset, long msgLength, long remoteAddress, int rkey,
+    boolean send(byte type, long seq, MemorySegment source, long sourceOffset, long msgLength, long remoteAddress, int rkey,
               int imm, long recvIndex) {
         long chunk = chunkBytes(msgLength, lanes.length);
         int lane = (int) Long.remainderUnsigned(seq, lanes.length);
         long offset = 0;
+        boolean left = true;
         do {
             int length = (int) Math.min(chunk, msgLength - offset);
             OutboundLane l = lanes[lane];
@@ -59,10 +61,11 @@ final class OutboundLanes implements AutoCloseable {
             f.codec.encode(type, (byte) 0, length, seq, msgLength, offset, remoteAddress, rkey, imm, recvIndex);
             if (offset == 0) f.codec.ack(takeDeferredAck());
             if (length > 0) f.payload(source, sourceOffset + offset, length);
-            l.submit(f);
+            left &= l.submit(f);
             offset += length;
             lane = lane + 1 == lanes.length ? 0 : lane + 1;
         } while (offset < msgLength);
+        return left && chunk >= msgLength;
     }
 
     void sendReadRequest(long seq, long length, long remoteAddress, int rkey) {

@@ -43,24 +43,6 @@ import java.util.function.Consumer;
 final class ReceiverAgent implements InboundStream.Handler {
     private static final Consumer<SelectionKey> IGNORE_KEY = key -> { };
 
-    /** What the receiver reports to; implemented by the queue pair. */
-    interface Sink {
-        /** Waits (bounded) until frames may be processed; false when the queue pair will not get there. */
-        boolean awaitReady();
-
-        MemorySegment begin(FrameCodec header, long firstTriedNs, InboundStream.Landing at) throws IOException;
-
-        void end(FrameCodec header, MemorySegment payload) throws IOException;
-
-        /** Sends acknowledgements deferred by frames taken so far. */
-        void flushAcks();
-
-        /** Whether the queue pair's sender threads are busy writing bulk data. */
-        boolean sending();
-
-        void receiverFailed(ReceiverAgent in, IOException cause);
-    }
-
     /** How long after a consumer's last poll the receiver thread still leaves the socket to it. */
     static final long CONSUMER_GRACE_NS = 1_000_000;
     /** How long a socket stays in bulk mode after its last heavy frame. */
@@ -72,7 +54,7 @@ final class ReceiverAgent implements InboundStream.Handler {
     /** How long the peer may stay silent (it sends a heartbeat on an idle lane) before the link counts as lost. */
     private final long silenceNs;
     private final InboundStream stream;
-    private final Sink sink;
+    private final InboundSink sink;
     private final ReentrantLock lock = new ReentrantLock();
     private final Selector selector;
     private final Thread thread;
@@ -84,7 +66,7 @@ final class ReceiverAgent implements InboundStream.Handler {
     private long lastHeavyNs;   // guarded by lock: when the last heavy frame began or ended
     private boolean failed;     // guarded by lock
 
-    ReceiverAgent(SocketChannel channel, String peer, int lane, Sink sink, long silenceNs, String threadName,
+    ReceiverAgent(SocketChannel channel, String peer, int lane, InboundSink sink, long silenceNs, String threadName,
                   TcpCompletionQueue... consumers) throws IOException {
         this.silenceNs = silenceNs;
         this.peer = peer;
@@ -119,6 +101,10 @@ final class ReceiverAgent implements InboundStream.Handler {
             ready = true;
             BackoffIdleStrategy stallIdle = WaitPolicy.stateWait();
             while (!closed) {
+                if (sink.receiverThreadsHeld()) {
+                    LockSupport.parkNanos(this, 1_000_000);
+                    continue;
+                }
                 int r;
                 boolean mine;
                 lock.lock();
@@ -218,6 +204,24 @@ final class ReceiverAgent implements InboundStream.Handler {
         sink.flushAcks();
     }
 
+    /**
+     * The silence check of the receiver thread, made by a consumer that polls and finds nothing, so a
+     * peer gone silent is noticed as soon as without that thread being scheduled. Never blocks.
+     */
+    void consumerCheckSilence() {
+        if (!ready || closed || !lock.tryLock()) return;
+        IOException failure = null;
+        try {
+            if (!failed) checkSilence();
+        } catch (IOException e) {
+            failed = true;
+            failure = e;
+        } finally {
+            lock.unlock();
+        }
+        if (failure != null) report(failure);
+    }
+
     /** Whether bulk data moves on this queue pair's threads: in through this socket or out on its lanes. */
     boolean carryingBulk() {
         return bulk || sink.sending();
@@ -261,11 +265,7 @@ final class ReceiverAgent implements InboundStream.Handler {
     /** Closes the socket, waits for a consumer inside the stream, and joins the thread (bounded). */
     void close() {
         closed = true;
-        try {
-            stream.channel().close();
-        } catch (IOException ignored) {
-            // closing anyway
-        }
+        closeQuietly(stream.channel());
         LockSupport.unpark(thread);
         selector.wakeup();
         lock.lock();
@@ -282,10 +282,14 @@ final class ReceiverAgent implements InboundStream.Handler {
     }
 
     private void closeSelector() {
+        closeQuietly(selector);
+    }
+
+    private static void closeQuietly(java.io.Closeable c) {
         try {
-            selector.close();
+            c.close();
         } catch (IOException ignored) {
-            // nothing left to release
+            // closing anyway: nothing left to release
         }
     }
 }

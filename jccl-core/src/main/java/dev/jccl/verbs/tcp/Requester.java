@@ -22,6 +22,16 @@ import static dev.jccl.verbs.tcp.FrameDescriptor.*;
  * the oldest and stops at the first that is not done, so completions keep posting order. A NAK
  * completes its request with the error and flushes the rest (done by the queue pair, through
  * {@link #fail}).
+ *
+ * <p>Inline requests. A SEND, WRITE or WRITE_WITH_IMM of at most {@code inlineMaxBytes} has its
+ * payload copied into its frame during the post ({@link OutFrame}), so the caller may reuse the
+ * buffer at once, as with {@code IBV_SEND_INLINE}. When that frame also left for the kernel during
+ * the post, the request is done locally: it completes as soon as every earlier request has, without
+ * waiting for the peer's ACK (the send queue slot is free again, and what is in flight stays bounded,
+ * since a frame still queued on a lane is never done early). The price is where an error shows: if
+ * the peer refuses a request that already completed, the refusal lands on the oldest request still
+ * outstanding, or, when there is none, only in the queue pair's move to ERR (posted receives flush,
+ * naming the refusal). {@code inlineMaxBytes} 0 keeps RC's contract: everything waits for its ACK.
  */
 final class Requester {
     private static final class PendingRead {
@@ -50,12 +60,32 @@ final class Requester {
     private boolean failed;         // guarded by this
     private String failDetail = ""; // guarded by this
     private long nextRecvIndex;     // posting thread only
+    private final long inlineMaxBytes;
+    private final int window; // requests the peer admits beyond what it acknowledged: depth, plus the lead below
+    private final int lead;   // how many requests may complete locally beyond the peer's ACK
+    private final boolean[] localDone; // guarded by this, indexed by n % depth: inline request n left at its post
+    private long completedThrough = -1; // guarded by this: every request up to here has its completion
 
     Requester(int depth, BasicCompletionQueue cq, int qpn, int psn) {
+        this(depth, cq, qpn, psn, 0);
+    }
+
+    Requester(int depth, BasicCompletionQueue cq, int qpn, int psn, long inlineMaxBytes) {
         this.outstanding = new OutstandingSends(depth);
         this.cq = cq;
         this.qpn = qpn;
         this.psn = psn;
+        this.inlineMaxBytes = inlineMaxBytes;
+        this.localDone = new boolean[depth];
+        // A request completed locally frees its slot before the peer acknowledged it: the peer must admit
+        // that many more unacknowledged requests, or the poster would run past its window.
+        this.window = inlineMaxBytes > 0 ? (int) Math.min(2L * depth, MAX_WINDOW) : depth;
+        this.lead = window - depth;
+    }
+
+    /** The window to announce to the peer: how many unacknowledged requests it must admit. */
+    int window() {
+        return window;
     }
 
     /**
@@ -77,14 +107,25 @@ final class Requester {
             if (op == Opcode.RDMA_READ) reads.addLast(new PendingRead(n, local.asSlice(localOffset, length)));
         }
         long seq = psn + n;
-        switch (op) {
+        boolean left = switch (op) {
             case SEND -> lanes.send(TYPE_SEND, seq, local, localOffset, length, 0, 0, 0, nextRecvIndex++);
             case RDMA_WRITE -> lanes.send(TYPE_WRITE, seq, local, localOffset, length, wr.remoteAddress(), wr.rkey(), 0, 0);
             case RDMA_WRITE_WITH_IMM -> lanes.send(TYPE_WRITE_IMM, seq, local, localOffset, length, wr.remoteAddress(),
                     wr.rkey(), wr.imm(), nextRecvIndex++);
-            case RDMA_READ -> lanes.sendReadRequest(seq, length, wr.remoteAddress(), wr.rkey());
-        }
+            case RDMA_READ -> {
+                lanes.sendReadRequest(seq, length, wr.remoteAddress(), wr.rkey());
+                yield false;
+            }
+        };
+        if (left && length <= inlineMaxBytes) doneLocally(n);
         return true;
+    }
+
+    /** Inline request {@code n} left whole during its post: it needs no ACK to complete. */
+    private synchronized void doneLocally(long n) {
+        if (failed || n <= completedThrough) return;
+        localDone[(int) (n % localDone.length)] = true;
+        complete();
     }
 
     /**
@@ -156,7 +197,8 @@ final class Requester {
         failed = true;
         failDetail = detail;
         reads.clear();
-        outstanding.fail(n, status, detail, cq, qpn);
+        // A refused inline request may have completed already: its error goes to the oldest one left.
+        outstanding.fail(n >= 0 && n <= completedThrough ? completedThrough + 1 : n, status, detail, cq, qpn);
     }
 
     private PendingRead pendingRead(long n, long msgLength) throws MalformedFrameException {
@@ -172,13 +214,24 @@ final class Requester {
         throw new MalformedFrameException("READ_RESPONSE for seq " + (psn + n) + ", which is no outstanding READ");
     }
 
-    /** Caller holds the monitor. Completes from the oldest request while it is done. */
+    /**
+     * Caller holds the monitor. Completes from the oldest request while it is done: acknowledged, or
+     * an inline request done locally, and never past a READ whose data has not all landed.
+     */
     private void complete() {
         while (true) {
             PendingRead r = reads.peekFirst();
-            outstanding.ackThrough(r == null ? ackedThrough : Math.min(ackedThrough, r.seq - 1), cq, qpn);
+            long limit = r == null ? posted - 1 : r.seq - 1;
+            long through = Math.max(completedThrough, Math.min(ackedThrough, limit));
+            while (through < limit && through + 1 - ackedThrough <= lead && localDone[(int) ((through + 1) % localDone.length)]) {
+                through++;
+            }
+            for (long k = completedThrough + 1; k <= through; k++) localDone[(int) (k % localDone.length)] = false;
+            completedThrough = Math.max(completedThrough, through);
+            outstanding.ackThrough(completedThrough, cq, qpn);
             if (r == null || !r.done()) return;
             if (!outstanding.completeHeadIf(r.seq, WcOpcode.RDMA_READ, cq, qpn)) return;
+            completedThrough = r.seq;
             reads.pollFirst();
         }
     }

@@ -33,6 +33,7 @@ import java.util.function.Consumer;
  * before the select makes it return at once).
  */
 final class TcpCompletionQueue extends BasicCompletionQueue {
+    private static final long SILENCE_CHECK_NS = 10_000_000;
     private final Selector selector;
     private final Consumer<SelectionKey> pumpReady = this::pumpReady;
     private volatile ReceiverAgent[] attached = new ReceiverAgent[0];
@@ -42,6 +43,7 @@ final class TcpCompletionQueue extends BasicCompletionQueue {
     private boolean handedOut;  // consumer thread only: the last poll returned completions
     private boolean selected;   // consumer thread only: a blocking select just took every socket's bytes
     private boolean deferSelect; // consumer thread only: the next poll leaves the sockets to a wait's select
+    private long silenceCheckedNs; // consumer thread only
 
     TcpCompletionQueue(int depth, WaitPolicy wait) {
         super(depth, wait, WaitPolicy.CqKind.SOCKETS);
@@ -129,7 +131,19 @@ final class TcpCompletionQueue extends BasicCompletionQueue {
         } catch (ClosedSelectorException e) {
             return 0; // the queue was closed
         }
+        if (taken == 0) checkSilence(agents, lastPollNs);
         return taken;
+    }
+
+    /**
+     * A consumer that finds nothing checks its sockets for a silent peer, as their receiver threads
+     * do, so a lost peer is noticed at the same JCCL_HEARTBEAT bound when those threads are not
+     * scheduled; at most every {@link #SILENCE_CHECK_NS}, so a busy poll stays one system call.
+     */
+    private void checkSilence(ReceiverAgent[] agents, long nowNs) {
+        if (nowNs - silenceCheckedNs < SILENCE_CHECK_NS) return;
+        silenceCheckedNs = nowNs;
+        for (ReceiverAgent a : agents) a.consumerCheckSilence();
     }
 
     /**

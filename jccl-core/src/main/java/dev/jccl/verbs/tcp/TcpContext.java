@@ -30,6 +30,7 @@ final class TcpContext implements DeviceContext {
     private final long heartbeatNs;
     private final WaitPolicy waitPolicy;
     private final int lanesPerConnection;
+    private final long inlineMaxBytes;
     private final TcpListener listener;
     private final AtomicInteger nextQpn = new AtomicInteger(1);
     private final Map<Integer, TcpQueuePair> qps = new ConcurrentHashMap<>();
@@ -46,6 +47,7 @@ final class TcpContext implements DeviceContext {
         this.heartbeatNs = config.get(Knobs.HEARTBEAT_NS);
         this.waitPolicy = config.waitPolicy(1);
         this.lanesPerConnection = config.get(Knobs.QPS_PER_CONNECTION);
+        this.inlineMaxBytes = config.get(Knobs.TCP_INLINE);
         this.listener = new TcpListener(this);
     }
 
@@ -61,6 +63,8 @@ final class TcpContext implements DeviceContext {
 
     long silenceNs() { return heartbeatNs * SILENT_HEARTBEATS; }
     int lanesPerConnection() { return lanesPerConnection; }
+    /** JCCL_TCP_INLINE: see {@link Requester} on inline requests. */
+    long inlineMaxBytes() { return inlineMaxBytes; }
 
     /** "lo 127.0.0.1": the interface and address connections really use. */
     String deviceLabel() {

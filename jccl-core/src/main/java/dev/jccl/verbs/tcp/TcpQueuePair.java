@@ -18,13 +18,9 @@ import dev.jccl.verbs.base.QpStateMachine;
 
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
-import java.nio.charset.StandardCharsets;
 import java.nio.channels.SocketChannel;
 import java.security.SecureRandom;
 import java.util.concurrent.TimeUnit;
-
-import static dev.jccl.verbs.tcp.FrameDescriptor.*;
 
 /**
  * An RC queue pair over sockets: the {@link Requester} half for the send queue, the {@link Responder}
@@ -36,14 +32,13 @@ import static dev.jccl.verbs.tcp.FrameDescriptor.*;
  * posted receives are flushed, and our sockets are shut after pending control frames, so the peer
  * notices at once and goes to ERR too.
  */
-final class TcpQueuePair implements QueuePair, ReceiverAgent.Sink, OutboundLane.FailureHandler, Responder.Breaker {
+final class TcpQueuePair implements QueuePair, InboundSink, OutboundLane.FailureHandler, Responder.Breaker {
     private static final SecureRandom RANDOM = new SecureRandom();
 
     private final TcpContext context;
     private final TcpProtectionDomain pd;
     private final int qpn;
     private final int psn = RANDOM.nextInt(1 << 24);
-    private final int sendDepth;
     private final QpStateMachine state;
     private final TcpCompletionQueue sendCq;
     private final TcpCompletionQueue recvCq;
@@ -51,22 +46,25 @@ final class TcpQueuePair implements QueuePair, ReceiverAgent.Sink, OutboundLane.
     private final ClaimedReceives receives;
     private final Responder responder;
     private final TcpConnection connection;
+    private final FrameDispatch dispatch;
     private volatile boolean closed;
     private volatile Runnable enteringErr = () -> { };
+    private volatile boolean receiverThreadsHeld;
 
     TcpQueuePair(TcpContext context, TcpProtectionDomain pd, int qpn, TcpCompletionQueue sendCq,
                  TcpCompletionQueue recvCq, int sendDepth, int recvDepth) {
         this.context = context;
         this.pd = pd;
         this.qpn = qpn;
-        this.sendDepth = sendDepth;
         this.state = new QpStateMachine(qpn);
         this.sendCq = sendCq;
         this.recvCq = recvCq;
-        this.requester = new Requester(sendDepth, sendCq, qpn, psn);
+        this.requester = new Requester(sendDepth, sendCq, qpn, psn, context.inlineMaxBytes());
         this.receives = new ClaimedReceives(recvDepth, recvCq, qpn);
         this.responder = new Responder(pd.regions(), receives, context.rnrTimeoutNs(), this);
         this.connection = new TcpConnection(this, context);
+        this.dispatch = new FrameDispatch(requester, responder, (n, status, wireSeq, why) ->
+                fail(n, status, "peer " + peerName("(not connected)") + " refused seq " + wireSeq + ": " + why));
     }
 
     @Override public int qpn() { return qpn; }
@@ -91,7 +89,7 @@ final class TcpQueuePair implements QueuePair, ReceiverAgent.Sink, OutboundLane.
         if (!TcpProvider.NAME.equals(remote.provider())) {
             throw new VerbsException("qp " + qpn + " is tcp; cannot connect to a '" + remote.provider() + "' queue pair");
         }
-        OutboundLanes lanes = connection.connect(remote, sendDepth, psn);
+        OutboundLanes lanes = connection.connect(remote, requester.window(), psn);
         try {
             state.toRtr();
         } catch (IllegalStateException e) {
@@ -157,6 +155,19 @@ final class TcpQueuePair implements QueuePair, ReceiverAgent.Sink, OutboundLane.
         enteringErr = hook;
     }
 
+    /**
+     * Holds this queue pair's receiver threads (as a loaded host deschedules them) or lets them go,
+     * so a test sees what the consumers do alone. Never set outside tests.
+     */
+    void holdReceiverThreads(boolean hold) {
+        receiverThreadsHeld = hold;
+    }
+
+    @Override
+    public boolean receiverThreadsHeld() {
+        return receiverThreadsHeld;
+    }
+
     @Override
     public void close() {
         if (closed) return;
@@ -200,35 +211,12 @@ final class TcpQueuePair implements QueuePair, ReceiverAgent.Sink, OutboundLane.
 
     @Override
     public MemorySegment begin(FrameCodec h, long firstTriedNs, InboundStream.Landing at) throws IOException {
-        if (firstTriedNs == 0 && h.ack() != NO_ACK) requester.onAck(h.ack());
-        return switch (h.type()) {
-            case TYPE_ACK -> {
-                if (h.status() != FrameDescriptor.ACK_HEARTBEAT) requester.onAck(h.seq());
-                yield InboundStream.DISCARD;
-            }
-            case TYPE_READ_RESPONSE -> requester.beginReadResponse(h);
-            case TYPE_NAK -> MemorySegment.ofArray(new byte[h.chunkLength()]);
-            default -> responder.begin(h, firstTriedNs, at);
-        };
+        return dispatch.begin(h, firstTriedNs, at);
     }
 
     @Override
     public void end(FrameCodec h, MemorySegment payload) throws IOException {
-        switch (h.type()) {
-            case TYPE_ACK -> { }
-            case TYPE_READ_RESPONSE -> requester.endReadResponse(h);
-            case TYPE_NAK -> {
-                String why = new String(payload.toArray(ValueLayout.JAVA_BYTE), StandardCharsets.UTF_8);
-                long n = requester.nakTarget(h.seq());
-                WcStatus status = switch (h.status()) {
-                    case NAK_RECEIVER_NOT_READY -> WcStatus.RNR_RETRY_EXC;
-                    case NAK_RECEIVE_TOO_SMALL -> WcStatus.REM_INV_REQ_ERR;
-                    default -> WcStatus.REM_ACCESS_ERR;
-                };
-                fail(n, status, "peer " + peerName("(not connected)") + " refused seq " + h.seq() + ": " + why);
-            }
-            default -> responder.end(h);
-        }
+        dispatch.end(h, payload);
     }
 
     @Override

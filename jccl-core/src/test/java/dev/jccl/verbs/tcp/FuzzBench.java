@@ -18,12 +18,11 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.SplittableRandom;
 
-import static dev.jccl.verbs.tcp.FrameDescriptor.*;
 
 /**
  * The reading half of one tcp queue pair without its sockets: a real {@link Responder} over a real
  * {@link RegionTable} and {@link ClaimedReceives}, a real {@link Requester} with a READ and a SEND in
- * flight, dispatched as {@code TcpQueuePair#begin/end} dispatch them. Every registered region, receive
+ * flight, dispatched by the queue pair's own {@link FrameDispatch}. Every registered region, receive
  * buffer and READ sink sits between guard bytes. Replies go out on {@code lanes}, shared by all benches.
  */
 final class FuzzBench implements InboundStream.Handler {
@@ -40,6 +39,8 @@ final class FuzzBench implements InboundStream.Handler {
     private final ClaimedReceives receives = new ClaimedReceives(WINDOW, cq, 1);
     private final Responder responder = new Responder(table, receives, 0, detail -> broken = detail);
     private final Requester requester = new Requester(WINDOW, cq, 1, OWN_PSN);
+    /** The queue pair's own dispatch; a NAK fails the requester (the responder goes on, to reach more of it). */
+    private final FrameDispatch dispatch = new FrameDispatch(requester, responder, (n, status, wireSeq, why) -> requester.fail(n, status, why));
     String broken;
 
     FuzzBench(SplittableRandom r, OutboundLanes lanes) {
@@ -74,26 +75,12 @@ final class FuzzBench implements InboundStream.Handler {
 
     @Override
     public MemorySegment begin(FrameCodec h, long firstTriedNs, InboundStream.Landing at) throws IOException {
-        if (firstTriedNs == 0 && h.ack() != NO_ACK) requester.onAck(h.ack());
-        return switch (h.type()) {
-            case TYPE_ACK -> {
-                requester.onAck(h.seq());
-                yield InboundStream.DISCARD;
-            }
-            case TYPE_READ_RESPONSE -> requester.beginReadResponse(h);
-            case TYPE_NAK -> MemorySegment.ofArray(new byte[h.chunkLength()]);
-            default -> responder.begin(h, firstTriedNs, at);
-        };
+        return dispatch.begin(h, firstTriedNs, at);
     }
 
     @Override
     public void end(FrameCodec h, MemorySegment payload) throws IOException {
-        switch (h.type()) {
-            case TYPE_ACK -> { }
-            case TYPE_READ_RESPONSE -> requester.endReadResponse(h);
-            case TYPE_NAK -> requester.fail(requester.nakTarget(h.seq()), WcStatus.REM_ACCESS_ERR, "NAK");
-            default -> responder.end(h);
-        }
+        dispatch.end(h, payload);
     }
 
     @Override
