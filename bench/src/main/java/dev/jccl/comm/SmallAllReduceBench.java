@@ -19,7 +19,7 @@ import java.util.Locale;
  * Not a test: nothing is asserted.
  *
  * <pre>bench/run-main.sh dev.jccl.comm.SmallAllReduceBench [calls] [bytes]</pre>
- * JCCL_SPIN and JCCL_ALGO are read as -D options (JAVA_OPTS=-DJCCL_SPIN=20us). Run it under
+ * JCCL_SPIN, JCCL_ALGO and JCCL_DEBUG are read as -D options (JAVA_OPTS=-DJCCL_SPIN=20us). Run it under
  * {@code flock /work/bench.lock} on a shared machine.
  */
 public final class SmallAllReduceBench {
@@ -48,7 +48,7 @@ public final class SmallAllReduceBench {
 
     private static Stats measure(Config c, String proto, int calls, long bytes) throws Exception {
         var knobs = CommRanks.knobs("JCCL_TRANSPORT", c.provider(), "JCCL_TIMEOUT", "60s", "JCCL_PROTO", proto);
-        for (String k : new String[] {"JCCL_SPIN", "JCCL_ALGO"}) {
+        for (String k : new String[] {"JCCL_SPIN", "JCCL_ALGO", "JCCL_DEBUG"}) {
             if (System.getProperty(k) != null) knobs.put(k, System.getProperty(k));
         }
         List<Stats> perRank = CommRanks.run(c.ranks(), knobs, comm -> {

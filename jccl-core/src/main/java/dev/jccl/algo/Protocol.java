@@ -23,9 +23,12 @@ public enum Protocol {
     /** Messages one call may send over one link on LL (a folded recursive doubling sends two). */
     public static final int LL_MESSAGES_PER_LINK = 2;
     /**
-     * Up to this many bytes LL is the default. Measured on shm, 2 ranks, float32 sum (one loaded
-     * 2-core host, indicative): LL and Simple meet between 8 and 16 KiB; LL's packing costs about
-     * 1 ns per byte at both ends, Simple's fixed cost is several microseconds per call.
+     * Up to this many bytes LL is the default, as NCCL keeps LL to small messages: LL moves twice the
+     * bytes and packs and unpacks each line, Simple pays a fixed cost per message (completions,
+     * credits). Measured with {@code SmallAllReduceBench} on a loaded 2-core host (indicative only):
+     * at 8 KiB LL's median was still at or below Simple's for 2 ranks (shm 22 against 27 us, tcp 66
+     * against 137 us), while 4 ranks on 2 cores favoured Simple (114 against 45 us). To be measured
+     * again on an idle host; {@code JCCL_PROTO} overrides it.
      */
     public static final long DEFAULT_LL_THRESHOLD_BYTES = 8L << 10;
 
