@@ -32,6 +32,9 @@ import java.util.List;
  * entry the public API calls into this package.
  */
 public final class CommFactory {
+    /** Providers whose writes keep aligned 8-byte words whole, which the LL protocol relies on (see exec.LlLane). */
+    private static final java.util.Set<String> LL_PROVIDERS = java.util.Set.of("shm", "tcp");
+
     private static final int RECORDER_ENTRIES = 32;
 
     private CommFactory() {}
@@ -99,7 +102,8 @@ public final class CommFactory {
         Kernels kernels = Kernels.select(config.get(Knobs.REDUCE_KERNEL));
         Transports transports = new Transports(config, rank, hellos);
         LinkTable links = new LinkTable(rank, size, ns, transports, fifo, timeoutNs, sliceNs);
-        PlanCache plans = new PlanCache(rank, who.topology(), overrides, fifo);
+        PlanCache plans = new PlanCache(rank, who.topology(), overrides, fifo, dev.jccl.algo.Protocol.parse(config.get(Knobs.PROTO)),
+                peer -> LL_PROVIDERS.contains(transports.choose(peer)));
         Scratch scratch = new Scratch();
         Failures failures = new Failures(rank, size, timeoutNs, new AbortBoard(ns, rank, size), links,
                 new FlightRecorder(RECORDER_ENTRIES, rank, size), hostOf, !(store instanceof MemoryStore));

@@ -25,6 +25,8 @@ final class FlightRecorder {
         volatile State state = State.QUEUED;
         volatile long startedNs;
         volatile long endedNs;
+        /** Whether it runs on the LL protocol (set when its run is built). */
+        volatile boolean lowLatency;
         private final int rank;
         private final int ranks;
         /** Only while a recording wants it; touched by the progress thread only. */
@@ -64,7 +66,7 @@ final class FlightRecorder {
 
         String line() {
             long t = state == State.QUEUED ? 0 : (endedNs != 0 ? endedNs : System.nanoTime()) - startedNs;
-            return String.format(Locale.ROOT, "seq %d %s %s%s", op.opSeq(), op.describe(), state,
+            return String.format(Locale.ROOT, "seq %d %s%s %s%s", op.opSeq(), op.describe(), lowLatency ? " LL" : "", state,
                     state == State.QUEUED ? "" : String.format(Locale.ROOT, " %.3f ms", t / 1e6));
         }
     }

@@ -6,6 +6,8 @@ import dev.jccl.bootstrap.StoreTimeoutException;
 import dev.jccl.exec.ChannelProgram;
 import dev.jccl.exec.FifoDescriptor;
 import dev.jccl.exec.Link;
+import dev.jccl.exec.LlLane;
+import dev.jccl.exec.LlRun;
 import dev.jccl.exec.OpRun;
 import dev.jccl.trace.event.ConnectionEvent;
 import dev.jccl.trace.Log;
@@ -33,7 +35,7 @@ import java.util.Map;
  *
  * <p>Used by the progress thread only.
  */
-final class LinkTable implements OpRun.LinkSource, AutoCloseable {
+final class LinkTable implements OpRun.LinkSource, LlRun.LaneSource, AutoCloseable {
     /** Checks between slices of a wait whether the communicator failed elsewhere; throws if so. */
     interface AbortCheck {
         void check();
@@ -46,6 +48,8 @@ final class LinkTable implements OpRun.LinkSource, AutoCloseable {
     private final long timeoutNs;
     private final Map<Long, Link> byKey = new HashMap<>();
     private final List<Link> all = new ArrayList<>();
+    /** Each link's low-latency lane, made and exchanged with the link (a few hundred KiB beside its FIFO). */
+    private final Map<Long, LlLane> lanes = new HashMap<>();
 
     LinkTable(int rank, int size, Store store, Transports transports, FifoDescriptor fifo, long timeoutNs, long sliceNs) {
         this.rank = rank;
@@ -62,10 +66,18 @@ final class LinkTable implements OpRun.LinkSource, AutoCloseable {
         return l;
     }
 
+    @Override
+    public LlLane lane(int peer, int channel) {
+        LlLane l = lanes.get(key(peer, channel));
+        if (l == null) throw new IllegalStateException("rank " + rank + " has no link to rank " + peer + " on channel " + channel);
+        return l;
+    }
+
     /** Connects every link the programs need that does not exist yet. */
     void ensure(ChannelProgram[] programs, AbortCheck abort) {
         if (connected(programs)) return;
         List<Link> fresh = new ArrayList<>();
+        List<LlLane> freshLanes = new ArrayList<>();
         List<ConnectionEvent> setups = new ArrayList<>();
         try {
             for (ChannelProgram p : programs) {
@@ -75,8 +87,11 @@ final class LinkTable implements OpRun.LinkSource, AutoCloseable {
                     Transports.Endpoint e = transports.endpointFor(peer);
                     Link l = Link.open(e.pd(), e.index(), peer, p.channel(), fifo);
                     fresh.add(l);
+                    LlLane lane = LlLane.open(l);
+                    freshLanes.add(lane);
                     slices.publishConnectInfo("c" + p.channel(), peer, l.localInfo());
                     slices.publishRemoteBuffer("fifo" + p.channel(), peer, l.slotsRemote());
+                    slices.publishRemoteBuffer("ll" + p.channel(), peer, lane.inboxRemote());
                 }
             }
             Deadline deadline = Deadline.after(timeoutNs);
@@ -85,16 +100,20 @@ final class LinkTable implements OpRun.LinkSource, AutoCloseable {
                 ConnectInfo info = fetch(() -> slices.fetchConnectInfo("c" + l.channel(), l.peer()), l, deadline, abort);
                 RemoteBuffer slots = fetch(() -> slices.fetchRemoteBuffer("fifo" + l.channel(), l.peer()), l, deadline, abort);
                 l.connect(info, slots);
+                freshLanes.get(i).connect(fetch(() -> slices.fetchRemoteBuffer("ll" + l.channel(), l.peer()), l, deadline, abort));
                 Log.info(Subsys.NET, "rank %d -> rank %d channel %d via %s: %s", rank, l.peer(), l.channel(),
                         transports.choose(l.peer()), l.describe());
                 ConnectionEvent.connected(setups.get(i), transports.choose(l.peer()), l.describe());
             }
         } catch (RuntimeException e) {
             for (Link l : fresh) l.close();
+            for (LlLane lane : freshLanes) lane.close();
             throw e;
         }
-        for (Link l : fresh) {
+        for (int i = 0; i < fresh.size(); i++) {
+            Link l = fresh.get(i);
             byKey.put(key(l.peer(), l.channel()), l);
+            lanes.put(key(l.peer(), l.channel()), freshLanes.get(i));
             all.add(l);
         }
     }
@@ -166,8 +185,10 @@ final class LinkTable implements OpRun.LinkSource, AutoCloseable {
                 // closing anyway
             }
         }
+        for (LlLane lane : lanes.values()) lane.close();
         all.clear();
         byKey.clear();
+        lanes.clear();
     }
 
     private static long key(int peer, int channel) {

@@ -8,6 +8,7 @@ import dev.jccl.algo.CostParams;
 import dev.jccl.algo.HostTopology;
 import dev.jccl.algo.LinkParams;
 import dev.jccl.algo.Placement;
+import dev.jccl.algo.Protocol;
 import dev.jccl.algo.Plan;
 import dev.jccl.algo.Schedules;
 import dev.jccl.algo.TuneRequest;
@@ -15,6 +16,7 @@ import dev.jccl.algo.Tuner;
 import dev.jccl.algo.TunerOverrides;
 import dev.jccl.exec.ChannelProgram;
 import dev.jccl.exec.FifoDescriptor;
+import dev.jccl.exec.LlRun;
 import dev.jccl.trace.Log;
 import dev.jccl.trace.Subsys;
 
@@ -27,7 +29,8 @@ import dev.jccl.trace.Subsys;
  * map keyed by a record, so that a hit (every call of a training loop) builds no key object.
  */
 final class PlanCache {
-    record Compiled(Plan plan, ChannelProgram[] programs, long chunkElems) {}
+    /** {@code lowLatency}: the one program runs on the LL protocol ({@link LlRun}). */
+    record Compiled(Plan plan, ChannelProgram[] programs, long chunkElems, boolean lowLatency) {}
 
     private static final class Entry {
         final OpKind kind;
@@ -59,10 +62,16 @@ final class PlanCache {
     private final TunerOverrides overrides;
     private final FifoDescriptor fifo;
     private final CostParams costs = costParams();
+    private final Protocol forcedProtocol;
+    /** Whether traffic to a peer goes over a provider that keeps aligned 8-byte words whole (LL's premise). */
+    private final java.util.function.IntPredicate llProvider;
     private Entry[] table = new Entry[64]; // a power of two, at most half full
     private int entries;
 
-    PlanCache(int rank, HostTopology topology, TunerOverrides overrides, FifoDescriptor fifo) {
+    PlanCache(int rank, HostTopology topology, TunerOverrides overrides, FifoDescriptor fifo, Protocol forcedProtocol,
+              java.util.function.IntPredicate llProvider) {
+        this.forcedProtocol = forcedProtocol;
+        this.llProvider = llProvider;
         this.rank = rank;
         this.topology = topology;
         this.overrides = overrides;
@@ -115,7 +124,7 @@ final class PlanCache {
     private Compiled pointToPoint(OpKind kind, long count, DataType type, int peer) {
         long chunk = fifo.maxChunkElems(type.byteSize());
         ChannelProgram p = kind == OpKind.SEND ? ChannelProgram.send(peer, count, chunk) : ChannelProgram.recv(peer, count, chunk);
-        return new Compiled(null, new ChannelProgram[] {p}, chunk);
+        return new Compiled(null, new ChannelProgram[] {p}, chunk, false);
     }
 
     private Compiled collective(OpKind kind, long count, DataType type, int root, boolean inPlace) {
@@ -131,7 +140,11 @@ final class PlanCache {
         long chunkElems = Math.max(1, chunkBytes / type.byteSize());
         Placement placement = inPlace ? Placement.inPlace(args, rank) : Placement.DISTINCT;
         long grain = Math.max(1, GRAIN_BYTES / type.byteSize());
-        ChannelProgram[] programs = new ChannelProgram[plan.channels()];
+        Protocol.Choice proto = kind == OpKind.ALL_REDUCE ? lowLatency(plan, args, type, placement, grain)
+                : new Protocol.Choice(Protocol.SIMPLE, "protocol Simple");
+        boolean ll = proto.protocol() == Protocol.LL;
+        ChannelProgram[] programs = new ChannelProgram[ll ? 1 : plan.channels()];
+        if (ll) chunkElems = Math.max(1, count); // one message per step
         for (int c = 0; c < programs.length; c++) {
             var schedule = Schedules.build(plan.algorithm(), args, topology, rank, c, programs.length, grain);
             programs[c] = ChannelProgram.compile(c, schedule, chunkElems, placement);
@@ -141,10 +154,23 @@ final class PlanCache {
         // mistake for this call (JCCL_ALGO=ring also covers barriers), so that stays at INFO.
         boolean overridden = overrides.algorithms().stream().anyMatch(a -> a.implementsCollective(kind.collective()))
                 && !overrides.algorithms().contains(plan.algorithm());
-        Log.at(overridden && rank == 0 ? Log.Level.WARN : Log.Level.INFO, Subsys.COLL, "rank %d: %s (%d x %s%s): %s", rank,
-                kind.apiName(), count, type.ncclName(), inPlace ? ", in place" : "", plan.why());
-        DataPathCounters.plan(String.format(java.util.Locale.ROOT, "%s %s, %d channel(s), chunk %s", kind.apiName(),
-                plan.algorithm().knobName(), plan.channels(), Sizes.formatBytes(chunkElems * type.byteSize())));
-        return new Compiled(plan, programs, chunkElems);
+        Log.at(overridden && rank == 0 ? Log.Level.WARN : Log.Level.INFO, Subsys.COLL, "rank %d: %s (%d x %s%s): %s; %s", rank,
+                kind.apiName(), count, type.ncclName(), inPlace ? ", in place" : "", plan.why(), proto.why());
+        DataPathCounters.plan(String.format(java.util.Locale.ROOT, "%s %s, %d channel(s), chunk %s%s", kind.apiName(),
+                plan.algorithm().knobName(), programs.length, Sizes.formatBytes(chunkElems * type.byteSize()), ll ? ", LL" : ""));
+        return new Compiled(plan, programs, chunkElems, ll);
+    }
+
+    /** The protocol of an allreduce: LL where the tuner's size rule or JCCL_PROTO wants it and it can run here. */
+    private Protocol.Choice lowLatency(Plan plan, CollectiveArgs args, DataType type, Placement placement, long grain) {
+        String cannot = fifo.checksummed() ? "JCCL_CHECKSUM checks Simple chunks only" : null;
+        boolean smallAlgorithm = plan.algorithm() == dev.jccl.algo.Algorithm.RECURSIVE_DOUBLING || plan.algorithm() == dev.jccl.algo.Algorithm.TREE;
+        if (cannot == null && smallAlgorithm && plan.bytes() <= Protocol.LL_MAX_BYTES) {
+            var schedule = Schedules.build(plan.algorithm(), args, topology, rank, 0, 1, grain);
+            ChannelProgram p = ChannelProgram.compile(0, schedule, Math.max(1, args.count()), placement);
+            cannot = LlRun.whyNot(p, type.byteSize());
+            for (int peer : p.peers()) if (cannot == null && !llProvider.test(peer)) cannot = "the provider to rank " + peer + " is not shm or tcp";
+        }
+        return Protocol.choose(plan.collective(), plan.bytes(), plan.algorithm(), forcedProtocol, cannot);
     }
 }

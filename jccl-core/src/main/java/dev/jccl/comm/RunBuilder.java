@@ -8,6 +8,7 @@ import dev.jccl.exec.Kernels;
 import dev.jccl.exec.OpRun;
 import dev.jccl.trace.Timeline;
 
+import java.lang.foreign.MemorySegment;
 import java.util.IdentityHashMap;
 import java.util.Map;
 
@@ -21,6 +22,13 @@ import java.util.Map;
  * again for every later one, so an operation of a shape seen before allocates nothing here. That
  * is safe because operations run one at a time (see {@link CommEngine}) and the run itself refuses
  * to start while its last operation is unfinished.
+ *
+ * <p><b>Repeated calls</b> (persistent-collective behaviour): a call of the same (operation, count,
+ * type, root, in place) as the one before takes the last run from a one-entry memo, without the
+ * plan cache's lookup; if its buffers are the segments the run was last bound to (the same owner
+ * objects, views of the same address and size), nothing is rebound either: the run and its
+ * scratch are as the last call left them, since no other plan ran in between. A different shape goes through the cache and rebinds; a different segment
+ * rebinds. So nothing stale is ever used: the memo's key is every field the plan depends on.
  */
 final class RunBuilder {
     private final int size;
@@ -31,6 +39,20 @@ final class RunBuilder {
     private final UserMemory memory = new UserMemory();
     private final Timeline timeline;
     private final Map<PlanCache.Compiled, OpRun> runs = new IdentityHashMap<>();
+    /** Calls run on the LL protocol so far: their numbering picks the inbox slot and the flags. */
+    private long llCalls;
+    // The memo: the last call's shape, its plan and run, and the segments that run is bound to.
+    private OpKind lastKind;
+    private long lastCount;
+    private DataType lastType;
+    private int lastRoot;
+    private boolean lastInPlace;
+    private PlanCache.Compiled lastCompiled;
+    private OpRun lastRun;
+    private MemorySegment boundIn;
+    private MemorySegment boundInOwner;
+    private MemorySegment boundOut;
+    private MemorySegment boundOutOwner;
 
     RunBuilder(int size, PlanCache plans, LinkTable links, Scratch scratch, Kernels kernels, Timeline timeline) {
         this.timeline = timeline;
@@ -45,24 +67,58 @@ final class RunBuilder {
         OpDescriptor d = op.desc;
         // A barrier moves a one-byte token; its schedule counts elements of some type.
         DataType type = d.kind() == OpKind.BARRIER ? DataType.UINT8 : d.type();
-        PlanCache.Compiled c = plans.get(d.kind(), d.count(), type, d.root(), op.inPlace);
+        boolean repeated = lastRun != null && d.kind() == lastKind && d.count() == lastCount && type == lastType
+                && d.root() == lastRoot && op.inPlace == lastInPlace;
+        if (!repeated) remember(d, type, op.inPlace, abort);
+        PlanCache.Compiled c = lastCompiled;
+        OpRun run = lastRun;
         op.entry.planned(c.plan(), c.programs().length);
+        op.entry.lowLatency = run.lowLatency();
+        if (!repeated || !same(op.in, boundIn) || op.inOwner != boundInOwner || !same(op.out, boundOut) || op.outOwner != boundOutOwner) {
+            bind(run, c, op, type);
+        }
+        // AVG sums like SUM; the division happens once, at the end, on this rank's result.
+        boolean avg = d.op() == ReduceOp.AVG;
+        ReduceOp with = d.op() == null || avg ? ReduceOp.SUM : d.op();
+        if (run.lowLatency()) run.startLl(with, d.fingerprint(), llCalls++, avg ? op.out : null, d.count(), size);
+        else run.start(with, d.fingerprint(), avg ? op.out : null, d.count(), size);
+        return run;
+    }
+
+    /** Whether two views are the same memory (a call on part of a buffer makes a new view object each time). */
+    private static boolean same(MemorySegment a, MemorySegment b) {
+        return a == b || a != null && b != null && a.address() == b.address() && a.byteSize() == b.byteSize();
+    }
+
+    private void remember(OpDescriptor d, DataType type, boolean inPlace, LinkTable.AbortCheck abort) {
+        PlanCache.Compiled c = plans.get(d.kind(), d.count(), type, d.root(), inPlace);
         OpRun run = runs.get(c);
         if (run == null) {
             links.ensure(c.programs(), abort); // links are never dropped, so a plan's run keeps its links
-            run = OpRun.prepare(c.programs(), links, new Bindings(c.programs().length, memory), type, kernels, timeline);
+            Bindings b = new Bindings(c.programs().length, memory);
+            run = c.lowLatency() ? OpRun.prepareLl(c.programs()[0], links, b, type, kernels)
+                    : OpRun.prepare(c.programs(), links, b, type, kernels, timeline);
             runs.put(c, run);
         }
+        lastKind = d.kind();
+        lastCount = d.count();
+        lastType = type;
+        lastRoot = d.root();
+        lastInPlace = inPlace;
+        lastCompiled = c;
+        lastRun = run;
+    }
+
+    private void bind(OpRun run, PlanCache.Compiled c, Operation op, DataType type) {
         Bindings bindings = run.bindings();
         bindings.bind(op.in, op.inOwner, op.out, op.outOwner);
         for (ChannelProgram p : c.programs()) {
             // Scratch grows for the largest plan; asking every time hands this plan the current one.
             bindings.bindScratch(p.channel(), p.scratchElems() > 0 ? scratch.channel(p.channel(), type.bytes(p.scratchElems())) : null);
         }
-        // AVG sums like SUM; the division happens once, at the end, on this rank's result.
-        boolean avg = d.op() == ReduceOp.AVG;
-        ReduceOp with = d.op() == null || avg ? ReduceOp.SUM : d.op();
-        run.start(with, d.fingerprint(), avg ? op.out : null, d.count(), size);
-        return run;
+        boundIn = op.in;
+        boundInOwner = op.inOwner;
+        boundOut = op.out;
+        boundOutOwner = op.outOwner;
     }
 }

@@ -67,6 +67,9 @@ public final class Knobs {
     public static final Knob<String> REDUCE_KERNEL = new Knob<>("JCCL_REDUCE_KERNEL", "vector",
             s -> oneOf(s, "vector", "scalar"),
             "reduction kernels: vector (Vector API; scalar if jdk.incubator.vector is not loaded) or scalar (the reference)");
+    public static final Knob<String> PROTO = new Knob<>("JCCL_PROTO", "auto",
+            s -> oneOf(s, "auto", "ll", "simple"), "protocol of small allreduces: LL (data and flag in every 8-byte line, polled; no"
+                    + " completion or credit) or Simple (the chunk FIFO); auto = LL up to 8 KiB on shm and tcp (every rank must agree)");
     public static final Knob<Boolean> CHECKSUM = new Knob<>("JCCL_CHECKSUM", "0",
             Knobs::bool, "1 = every chunk carries a CRC-32C of its payload, checked before it is applied: silent data corruption"
                     + " fails the collective on every rank, naming sender, channel and chunk (every rank must agree)");
@@ -84,7 +87,7 @@ public final class Knobs {
     /** All knobs, in the order devinfo -v prints them. */
     public static final List<Knob<?>> ALL = List.of(DEBUG, DEBUG_SUBSYS, DEBUG_FILE, LOG, TRANSPORT, TIMEOUT_NS,
             QPS_PER_CONNECTION, TCP_INLINE, SOCKET_IFNAME, AUTH_TOKEN, SHM_DIR, HEARTBEAT_NS, RNR_TIMEOUT_NS, SPIN_NS, HOST_ID,
-            STORE_HOSTED, ALGO, NCHANNELS, CHUNKSIZE, BUFFSIZE, REDUCE_KERNEL, CHECKSUM, TRACE, JAVA_OPTS);
+            STORE_HOSTED, ALGO, NCHANNELS, CHUNKSIZE, BUFFSIZE, REDUCE_KERNEL, CHECKSUM, TRACE, JAVA_OPTS, PROTO);
 
     private static String level(String s) {
         String v = s.trim().toUpperCase(Locale.ROOT);

@@ -40,6 +40,14 @@ public abstract sealed class ExecFailure extends RuntimeException permits ExecFa
             this.receivedFingerprint = receivedFingerprint;
         }
 
+        /** The same, where the message says better what differed (the LL protocol's flags). */
+        Mismatch(int peer, int channel, int expectedFingerprint, int receivedFingerprint, long expectedBytes, long receivedBytes, String message) {
+            super(message + String.format(" (expected 0x%08x, %d bytes; got 0x%08x, %d bytes)", expectedFingerprint, expectedBytes,
+                    receivedFingerprint, receivedBytes), peer, channel);
+            this.expectedFingerprint = expectedFingerprint;
+            this.receivedFingerprint = receivedFingerprint;
+        }
+
         public int expectedFingerprint() {
             return expectedFingerprint;
         }

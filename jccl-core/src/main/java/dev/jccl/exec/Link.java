@@ -82,9 +82,9 @@ public final class Link implements AutoCloseable {
         // With checksums each chunk takes two send-queue entries: its trailer and itself.
         int sendDepth = (fifo.checksummed() ? 3 : 2) * n + 2;
         int recvDepth = 2 * n;
-        this.cq = pd.context().createCq(sendDepth + recvDepth);
-        try {
-            this.qp = pd.createQp(new QpInitAttr(cq, cq, sendDepth, recvDepth));
+        this.cq = pd.context().createCq(sendDepth + LlLane.SEND_SLACK + recvDepth);
+        try { // the slack holds the low-latency lane's writes, which the window does not count
+            this.qp = pd.createQp(new QpInitAttr(cq, cq, sendDepth + LlLane.SEND_SLACK, recvDepth));
         } catch (RuntimeException e) {
             cq.close();
             throw e;
@@ -176,11 +176,7 @@ public final class Link implements AutoCloseable {
 
     private void postRecv() {
         boolean posted;
-        try {
-            posted = qp.postRecv(recvWr);
-        } catch (VerbsException e) {
-            throw refused(e);
-        }
+        try { posted = qp.postRecv(recvWr); } catch (VerbsException e) { throw refused(e); }
         if (!posted) throw new ExecFailure.LinkLost(peer, channel, null, "receive queue unexpectedly full");
     }
 
@@ -254,6 +250,11 @@ public final class Link implements AutoCloseable {
         lastFingerprint = fingerprint;
     }
 
+    /** Posts a write of the low-latency lane ({@link LlLane}), outside the window; false if the send queue is full. */
+    boolean postUncounted(SendWr wr) {
+        checkUsable();
+        try { return qp.postSend(wr); } catch (VerbsException e) { throw refused(e); }
+    }
 
     /**
      * Returns freed slots to the peer in one message; returns 1 if it posted one. Unless
@@ -268,11 +269,7 @@ public final class Link implements AutoCloseable {
         // Zero bytes into the peer's FIFO: a valid target even for providers that check the rkey of an empty write.
         creditWr.set(WrIds.CREDIT, Opcode.RDMA_WRITE_WITH_IMM, 0, 0, 0, peerSlots.address(), peerSlots.rkey(),
                 ImmCodec.credit(arrivals.returnedTotalAfterThis()), true);
-        try {
-            if (!qp.postSend(creditWr)) return 0;
-        } catch (VerbsException e) {
-            throw refused(e);
-        }
+        if (!postUncounted(creditWr)) return 0;
         window.creditPosted();
         arrivals.returned();
         return 1;

@@ -26,13 +26,16 @@ public final class OpRun {
     private final Bindings bindings;
     private final DataType type;
     private final Kernels kernels;
+    /** The LL protocol's run, which replaces the channels; null on Simple. */
+    private final LlRun ll;
     private MemorySegment avgTarget;
     private long avgCount;
     private int contributions;
     private boolean started;
     private boolean finished;
 
-    private OpRun(ChannelRun[] channels, Bindings bindings, DataType type, Kernels kernels) {
+    private OpRun(ChannelRun[] channels, Bindings bindings, DataType type, Kernels kernels, LlRun ll) {
+        this.ll = ll;
         this.channels = channels;
         this.bindings = bindings;
         this.type = type;
@@ -60,7 +63,23 @@ public final class OpRun {
             for (int k = 0; k < p.ops; k++) if (p.peer[k] >= 0) linkOf[k] = links.link(p.peer[k], p.channel);
             runs[c] = new ChannelRun(p, linkOf, bindings, type, kernels, new ChunkTrace(timeline, p));
         }
-        return new OpRun(runs, bindings, type, kernels);
+        return new OpRun(runs, bindings, type, kernels, null);
+    }
+
+    /** Prepares a reusable run of one channel's {@code program} on the LL protocol ({@link LlRun}); start it with {@link #startLl}. */
+    public static OpRun prepareLl(ChannelProgram program, LlRun.LaneSource lanes, Bindings bindings, DataType type, Kernels kernels) {
+        return new OpRun(new ChannelRun[0], bindings, type, kernels, new LlRun(program, lanes, bindings, type, kernels));
+    }
+
+    /** {@link #start} on the LL protocol, as its call number {@code llSeq} among LL calls (the slot parity and the flags). */
+    public void startLl(ReduceOp reduceWith, int fingerprint, long llSeq, MemorySegment avgTarget, long avgCount, int contributions) {
+        start(reduceWith, fingerprint, avgTarget, avgCount, contributions);
+        ll.reset(reduceWith, fingerprint, llSeq);
+    }
+
+    /** Whether this run is on the LL protocol. */
+    public boolean lowLatency() {
+        return ll != null;
     }
 
     /** The buffers of this run, to bind before {@link #start}. */
@@ -93,6 +112,10 @@ public final class OpRun {
         if (finished) return 0;
         int work = 0;
         boolean all = true;
+        if (ll != null) {
+            work += ll.advance();
+            all = ll.finished();
+        }
         for (ChannelRun c : channels) {
             work += c.advance();
             all &= c.finished();
@@ -111,7 +134,7 @@ public final class OpRun {
 
     /** The operations still open on each channel, and (into {@code waitingOn}) the peers they wait for. */
     public String describeWaiting(Set<Integer> waitingOn) {
-        StringBuilder b = new StringBuilder();
+        StringBuilder b = new StringBuilder(ll == null ? "" : ll.describeWaiting(waitingOn));
         for (ChannelRun c : channels) b.append(b.isEmpty() ? "" : " | ").append(c.describeWaiting(waitingOn));
         return b.toString();
     }

@@ -12,4 +12,6 @@ final class WrIds {
     static final long CREDIT = 3;
     /** The CRC-32C trailer written ahead of a data chunk (JCCL_CHECKSUM). */
     static final long CHECKSUM = 4;
+    /** An unsignaled write of the low-latency lane ({@link LlLane}): only an error completes it. */
+    static final long LL = 5;
 }
