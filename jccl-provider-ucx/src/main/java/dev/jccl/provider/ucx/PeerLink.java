@@ -12,7 +12,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 
-import static dev.jccl.provider.ucx.UcpLayouts.UCS_OK;
 
 /**
  * A queue pair's endpoint to its peer and the control traffic on it: key requests and replies,
@@ -96,12 +95,10 @@ final class PeerLink {
         UcxContext ctx = qp.context();
         MemorySegment header = ctx.headers().take();
         AmDescriptor.write(header, kind, dst, qp.qpn(), imm, seq, a, b, flags, status, ack);
-        ctx.worker().amSend(via, header, data, bytes, ctx.completion((st, len) -> {
-            ctx.headers().give(header);
-            if (st != UCS_OK && (kind == AmDescriptor.SEND || kind == AmDescriptor.WRITE_IMM)) {
-                qp.fail(seq, WcStatus.RETRY_EXC, "UCX could not send to the peer: " + Ucp.statusText(st), false);
-            }
-        }));
+        UcxOp op = ctx.ops().take(UcxOp.AM_SEND, qp, seq);
+        op.header = header;
+        op.amKind = kind;
+        ctx.worker().amSend(via, header, data, bytes, op);
     }
 
     /** Key requests and replies, revocations and their acknowledgements. */
