@@ -74,7 +74,7 @@ final class Ucp {
     static final MethodHandle AM_RECV_DATA_NBX = UcpLibrary.ucp("ucp_am_recv_data_nbx",
             FunctionDescriptor.of(ADDRESS, ADDRESS, ADDRESS, ADDRESS, JAVA_LONG, ADDRESS));
     static final MethodHandle AM_DATA_RELEASE = UcpLibrary.ucp("ucp_am_data_release",
-            FunctionDescriptor.ofVoid(ADDRESS, ADDRESS));
+            FunctionDescriptor.ofVoid(ADDRESS, JAVA_LONG));
     static final MethodHandle REQUEST_FREE = UcpLibrary.ucp("ucp_request_free", FunctionDescriptor.ofVoid(JAVA_LONG));
 
     static final MethodHandle STATUS_STRING = UcpLibrary.ucs("ucs_status_string", FunctionDescriptor.of(ADDRESS, JAVA_INT));

@@ -32,7 +32,7 @@ final class UcpCallbacks {
 
     /** An active message arrived; returns a ucs_status_t (UCS_OK, or UCS_INPROGRESS to keep data). */
     interface AmReceiver {
-        int arrived(MemorySegment header, MemorySegment data, long recvAttr, MemorySegment replyEp);
+        int arrived(long header, long headerLength, long data, long length, long recvAttr, long replyEp);
     }
 
     /** A completion that is used again and again: registered once, its token is never dropped by a callback. */
@@ -60,9 +60,8 @@ final class UcpCallbacks {
                     FunctionDescriptor.ofVoid(JAVA_LONG, JAVA_INT, JAVA_LONG));
             RECV_DATA_CB = stub(l, "onRecvData", MethodType.methodType(void.class, long.class, int.class,
                     long.class, long.class), FunctionDescriptor.ofVoid(JAVA_LONG, JAVA_INT, JAVA_LONG, JAVA_LONG));
-            AM_CB = stub(l, "onAm", MethodType.methodType(int.class, MemorySegment.class, MemorySegment.class, long.class,
-                    MemorySegment.class, long.class, MemorySegment.class),
-                    FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG, ADDRESS, JAVA_LONG, ADDRESS));
+            AM_CB = stub(l, "onAm", MethodType.methodType(int.class, long.class, long.class, long.class, long.class, long.class,
+                    long.class), FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG));
             ERR_CB = stub(l, "onEpError", MethodType.methodType(void.class, MemorySegment.class, MemorySegment.class, int.class),
                     FunctionDescriptor.ofVoid(ADDRESS, ADDRESS, JAVA_INT));
         } catch (ReflectiveOperationException e) {
@@ -114,15 +113,13 @@ final class UcpCallbacks {
         }
     }
 
-    private static int onAm(MemorySegment arg, MemorySegment header, long headerLength, MemorySegment data, long length,
-                            MemorySegment param) {
+    private static int onAm(long arg, long header, long headerLength, long data, long length, long param) {
         try {
-            if (!(TARGETS.get(arg.address()) instanceof AmReceiver r)) return UcpLayouts.UCS_OK;
-            MemorySegment p = UcpText.view(param, 16);
-            long attr = p.get(JAVA_LONG, UcpLayouts.AM_RECV_ATTR);
-            MemorySegment replyEp = (attr & UcpLayouts.AM_RECV_ATTR_FIELD_REPLY_EP) != 0
-                    ? p.get(ADDRESS, UcpLayouts.AM_RECV_REPLY_EP) : MemorySegment.NULL;
-            return r.arrived(UcpText.view(header, headerLength), UcpText.view(data, length), attr, replyEp);
+            if (!(TARGETS.get(arg) instanceof AmReceiver r)) return UcpLayouts.UCS_OK;
+            long attr = UcpText.ALL.get(JAVA_LONG, param + UcpLayouts.AM_RECV_ATTR);
+            long replyEp = (attr & UcpLayouts.AM_RECV_ATTR_FIELD_REPLY_EP) != 0
+                    ? UcpText.ALL.get(JAVA_LONG, param + UcpLayouts.AM_RECV_REPLY_EP) : 0;
+            return r.arrived(header, headerLength, data, length, attr, replyEp);
         } catch (Throwable t) {
             Log.warn(Subsys.NET, "NET/UCX active message handler failed: %s", t);
             return UcpLayouts.UCS_OK;

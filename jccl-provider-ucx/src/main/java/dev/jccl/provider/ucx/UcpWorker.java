@@ -165,11 +165,11 @@ final class UcpWorker {
     }
 
     /** Receives a rendezvous message's data straight into {@code buffer}. */
-    void amRecvData(MemorySegment desc, long buffer, long bytes, UcpCallbacks.Completion done) {
+    void amRecvData(long desc, long buffer, long bytes, UcpCallbacks.Completion done) {
         long token = prepare(done, 0);
         param.set(ADDRESS, REQUEST_CB, UcpCallbacks.RECV_DATA_CB);
         try {
-            submit(((MemorySegment) Ucp.AM_RECV_DATA_NBX.invokeExact(worker, desc, MemorySegment.ofAddress(buffer), bytes,
+            submit(((MemorySegment) Ucp.AM_RECV_DATA_NBX.invokeExact(worker, MemorySegment.ofAddress(desc), MemorySegment.ofAddress(buffer), bytes,
                     param)).address(), token, done);
         } catch (Throwable t) {
             throw Ucp.fault("ucp_am_recv_data_nbx", t);
@@ -177,7 +177,7 @@ final class UcpWorker {
     }
 
     /** Gives back eager data kept past its callback (UCS_INPROGRESS). */
-    void amDataRelease(MemorySegment data) {
+    void amDataRelease(long data) {
         try {
             Ucp.AM_DATA_RELEASE.invokeExact(worker, data);
         } catch (Throwable t) {
@@ -231,7 +231,7 @@ final class UcpWorker {
         param.set(JAVA_INT, REQUEST_OP_ATTR_MASK, OP_ATTR_FIELD_CALLBACK | OP_ATTR_FIELD_USER_DATA | OP_ATTR_FIELD_FLAGS);
         param.set(JAVA_INT, REQUEST_FLAGS, flags);
         param.set(ADDRESS, REQUEST_CB, UcpCallbacks.SEND_CB);
-        param.set(ADDRESS, REQUEST_USER_DATA, MemorySegment.ofAddress(token));
+        param.set(JAVA_LONG, REQUEST_USER_DATA, token); // a pointer-sized field: no segment made for it
         return token;
     }
 

@@ -136,11 +136,14 @@ final class UcxQueuePair implements QueuePair {
     public boolean postRecv(RecvWr wr) {
         if (!state.canPostRecv()) throw new VerbsException("qp " + qpn + ": postRecv needs INIT or later, state is " + state.state());
         MemorySegment buffer = pd.regions().resolveLocal(wr.local(), true);
-        return ctx.locked(() -> {
+        ctx.enter();
+        try {
             if (state.state() != QpState.ERR) return receiver.post(wr.wrId(), buffer);
             recvCq.push(wr.wrId(), WcStatus.WR_FLUSH_ERR, WcOpcode.RECV, 0, 0, false, qpn, "qp " + qpn + " is in ERR");
             return true;
-        });
+        } finally {
+            ctx.exit();
+        }
     }
 
     /**
@@ -190,7 +193,7 @@ final class UcxQueuePair implements QueuePair {
     }
 
     /** An active message for this queue pair (run as an event, under the lock). */
-    void received(Inbound in, MemorySegment replyEp) {
+    void received(Inbound in) {
         AmDescriptor.Header h = in.header;
         if (h.ack() != 0) sender.completed(h.ack() - 1, UCS_OK, "send");
         switch (h.kind()) {
@@ -209,7 +212,7 @@ final class UcxQueuePair implements QueuePair {
                 fail(h.seq(), st, "the peer refused request " + h.seq() + " with " + st, true);
             }
             case AmDescriptor.BYE -> fail(-1, WcStatus.WR_FLUSH_ERR, "the peer qp " + h.srcQpn() + " closed or failed", false);
-            default -> link.control(in, replyEp);
+            default -> link.control(in);
         }
         if (h.kind() != AmDescriptor.SEND && h.kind() != AmDescriptor.WRITE_IMM) ctx.release(in);
     }

@@ -29,10 +29,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  *
  * <p>What is allowed is a fixed {@link #SLACK_BYTES} per loop, not per request: the agents' idle
  * backoff and the counter reads themselves. One 16 B object per request would be 320 KB here.
+ * Measured: 0-3 KB on the test thread and 0-12 KB on the agents per 20,000 requests (before: 41 B
+ * per write and 976 B per ping-pong turn on the test thread).
  */
 @Tag("multiprocess")
 class UcxAllocationFreeTest {
-    static final long SLACK_BYTES = 16 * 1024;
+    static final long SLACK_BYTES = 64 * 1024;
     private static final int WARM_UP = 30_000;
     private static final int MEASURED = 20_000;
     private static final long DEADLINE_NS = 60_000_000_000L;
