@@ -9,12 +9,18 @@
 # Nothing leaves loopback: UCX_NET_DEVICES=lo for every UCX run, jccl tcp binds to lo.
 # Usage: bench/ucx-vs-baselines.sh [ROUNDS]   (default 3). Needs libucx0 and ucx-utils:
 #   apt-get install libucx0 ucx-utils
+# UCX_BASELINE_JCCL=/other/checkout/jccl adds a column: that build's UCX provider, interleaved in
+#   the same rounds, with the ratio of this build to it (before/after a change, side by side).
+# UCX_BENCH_SIZES="4194304" limits the bandwidth sizes (default "4194304 67108864").
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 . "$here/scripts/find-jdk25.sh"
 rounds="${1:-3}"
 jccl="$here/jccl"
 "$jccl" --version >/dev/null   # build once, outside the timings
+base="${UCX_BASELINE_JCCL:-}"
+[ -z "$base" ] || "$base" --version >/dev/null
+sizes="${UCX_BENCH_SIZES:-4194304 67108864}"
 command -v ucx_perftest >/dev/null || { echo "ucx_perftest missing: apt-get install ucx-utils" >&2; exit 2; }
 export UCX_NET_DEVICES=lo UCX_WARN_UNUSED_ENV_VARS=n
 declare -A TLS=([ucxshm]="posix,sysv,cma,self" [ucxtcp]="tcp")
@@ -40,10 +46,11 @@ perftest() { # TLS TEST SIZE ITERS
 
 declare -A r
 for ((i = 1; i <= rounds; i++)); do
-  for size in 4194304 67108864; do
+  for size in $sizes; do
     iters=$(( size > 8388608 ? 40 : 400 ))
     for t in ucxshm ucxtcp; do
       r[${t}_$size]+="$(UCX_TLS="${TLS[$t]}" "$jccl" perf write_bw -p ucx -s "$size" -n "$iters" | bw_avg) "
+      [ -z "$base" ] || r[base_${t}_$size]+="$(UCX_TLS="${TLS[$t]}" "$base" perf write_bw -p ucx -s "$size" -n "$iters" | bw_avg) "
       r[perf_${t}_$size]+="$(perftest "${TLS[$t]}" ucp_put_bw "$size" "$iters") "
     done
     r[shm_$size]+="$("$jccl" perf write_bw -p shm -s "$size" -n "$iters" | bw_avg) "
@@ -51,6 +58,7 @@ for ((i = 1; i <= rounds; i++)); do
   done
   for t in ucxshm ucxtcp; do
     r[lat_$t]+="$(UCX_TLS="${TLS[$t]}" "$jccl" perf write_lat -p ucx -s 8 -n 20000 | lat_typ) "
+    [ -z "$base" ] || r[base_lat_$t]+="$(UCX_TLS="${TLS[$t]}" "$base" perf write_lat -p ucx -s 8 -n 20000 | lat_typ) "
     r[amlat_$t]+="$(perftest "${TLS[$t]}" ucp_am_lat 8 20000) "
     r[putlat_$t]+="$(perftest "${TLS[$t]}" ucp_put_lat 8 20000) "
   done
@@ -62,20 +70,30 @@ m() { echo "${r[$1]:-}" | tr ' ' '\n' | grep -v '^$' | median; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN{ if (b+0 > 0) printf "%.2f", a/b; else print "n/a" }'; }
 diff_us() { awk -v a="$1" -v b="$2" 'BEGIN{ if (b != "n/a" && a != "n/a") printf "%+.2f", a-b; else print "n/a" }'; }
 echo "medians of $rounds interleaved rounds (MB/s = 10^6 bytes/s; latency: typical us)"
-printf "%-30s %11s %11s %11s %11s %13s %7s\n" "figure" "jccl ucx" "jccl shm" "jccl tcp" "ucx_perftest" "perftest test" "ucx/pt"
-for size in 4194304 67108864; do
+# With a baseline: "before" is that build's UCX figure and "before/pt" its ratio (or difference) to
+# ucx_perftest, beside this build's, from the same rounds.
+row() { printf "%-30s %11s %11s %11s %11s %13s %7s %11s %9s\n" "$@"; }
+row "figure" "jccl ucx" "jccl shm" "jccl tcp" "ucx_perftest" "perftest test" "ucx/pt" "${base:+before}" "${base:+before/pt}"
+for size in $sizes; do
   mib=$((size >> 20))
-  printf "%-30s %11s %11s %11s %11s %13s %7s\n" "write_bw $mib MiB, UCX posix/cma" "$(m ucxshm_$size)" "$(m shm_$size)" "" \
-    "$(m perf_ucxshm_$size)" "ucp_put_bw" "$(ratio "$(m ucxshm_$size)" "$(m perf_ucxshm_$size)")"
-  printf "%-30s %11s %11s %11s %11s %13s %7s\n" "write_bw $mib MiB, UCX tcp lo" "$(m ucxtcp_$size)" "" "$(m tcp_$size)" \
-    "$(m perf_ucxtcp_$size)" "ucp_put_bw" "$(ratio "$(m ucxtcp_$size)" "$(m perf_ucxtcp_$size)")"
+  for t in ucxshm ucxtcp; do
+    label=$([ "$t" = ucxshm ] && echo "UCX posix/cma" || echo "UCX tcp lo")
+    own=$([ "$t" = ucxshm ] && m shm_$size || echo "")
+    owntcp=$([ "$t" = ucxtcp ] && m tcp_$size || echo "")
+    b=""; bpt=""
+    if [ -n "$base" ]; then b="$(m base_${t}_$size)"; bpt="$(ratio "$b" "$(m perf_${t}_$size)")"; fi
+    row "write_bw $mib MiB, $label" "$(m ${t}_$size)" "$own" "$owntcp" "$(m perf_${t}_$size)" "ucp_put_bw" \
+      "$(ratio "$(m ${t}_$size)" "$(m perf_${t}_$size)")" "$b" "$bpt"
+  done
 done
 for t in ucxshm ucxtcp; do
   label=$([ "$t" = ucxshm ] && echo "UCX posix/cma" || echo "UCX tcp lo")
   own=$([ "$t" = ucxshm ] && m lat_shm || echo "")
   owntcp=$([ "$t" = ucxtcp ] && m lat_tcp || echo "")
-  printf "%-30s %11s %11s %11s %11s %13s %7s\n" "write_lat 8 B, $label" "$(m lat_$t)" "$own" "$owntcp" \
-    "$(m amlat_$t)" "ucp_am_lat" "$(diff_us "$(m lat_$t)" "$(m amlat_$t)")"
-  printf "%-30s %11s %11s %11s %11s %13s %7s\n" "" "" "" "" "$(m putlat_$t)" "ucp_put_lat" ""
+  b=""; bpt=""
+  if [ -n "$base" ]; then b="$(m base_lat_$t)"; bpt="$(diff_us "$b" "$(m amlat_$t)")"; fi
+  row "write_lat 8 B, $label" "$(m lat_$t)" "$own" "$owntcp" "$(m amlat_$t)" "ucp_am_lat" \
+    "$(diff_us "$(m lat_$t)" "$(m amlat_$t)")" "$b" "$bpt"
+  row "" "" "" "" "$(m putlat_$t)" "ucp_put_lat" "" "" ""
 done
-echo "ucx/pt: bandwidth ratio to ucx_perftest, latency difference in us to ucp_am_lat"
+echo "ucx/pt: bandwidth ratio to ucx_perftest, latency difference in us to ucp_am_lat (targets: >= 0.80x, <= +2.00 us)"

@@ -52,16 +52,47 @@ final class AmDescriptor {
         h.set(JAVA_LONG_UNALIGNED, 48, ack);
     }
 
-    /** A received header, copied out of UCX's buffer (valid only inside the callback). */
-    record Header(int kind, int dstQpn, int srcQpn, int imm, long seq, long a, long b, int flags, int status, long ack) {}
+    /** A received header, copied out of UCX's buffer (valid only inside the callback); reused with its {@link Inbound}. */
+    static final class Header {
+        private int kind;
+        private int dstQpn;
+        private int srcQpn;
+        private int imm;
+        private long seq;
+        private long a;
+        private long b;
+        private int flags;
+        private int status;
+        private long ack;
 
-    /** Decodes {@code h}, or returns null when it is not one of ours (wrong size or kind). */
-    static Header read(MemorySegment h) {
-        if (h.byteSize() != BYTES) return null;
-        int kind = h.get(JAVA_INT_UNALIGNED, 0);
-        if (kind < SEND || kind > BYE) return null;
-        return new Header(kind, h.get(JAVA_INT_UNALIGNED, 4), h.get(JAVA_INT_UNALIGNED, 8), h.get(JAVA_INT_UNALIGNED, 12),
-                h.get(JAVA_LONG_UNALIGNED, 16), h.get(JAVA_LONG_UNALIGNED, 24), h.get(JAVA_LONG_UNALIGNED, 32),
-                h.get(JAVA_INT_UNALIGNED, 40), h.get(JAVA_INT_UNALIGNED, 44), h.get(JAVA_LONG_UNALIGNED, 48));
+        int kind() { return kind; }
+        int dstQpn() { return dstQpn; }
+        int srcQpn() { return srcQpn; }
+        int imm() { return imm; }
+        long seq() { return seq; }
+        long a() { return a; }
+        long b() { return b; }
+        int flags() { return flags; }
+        int status() { return status; }
+        long ack() { return ack; }
+    }
+
+    /** Decodes the header at {@code address} into {@code h}; false when it is not one of ours (wrong size or kind). */
+    static boolean read(long address, long length, Header h) {
+        if (length != BYTES) return false;
+        MemorySegment m = UcpText.ALL;
+        int kind = m.get(JAVA_INT_UNALIGNED, address);
+        if (kind < SEND || kind > BYE) return false;
+        h.kind = kind;
+        h.dstQpn = m.get(JAVA_INT_UNALIGNED, address + 4);
+        h.srcQpn = m.get(JAVA_INT_UNALIGNED, address + 8);
+        h.imm = m.get(JAVA_INT_UNALIGNED, address + 12);
+        h.seq = m.get(JAVA_LONG_UNALIGNED, address + 16);
+        h.a = m.get(JAVA_LONG_UNALIGNED, address + 24);
+        h.b = m.get(JAVA_LONG_UNALIGNED, address + 32);
+        h.flags = m.get(JAVA_INT_UNALIGNED, address + 40);
+        h.status = m.get(JAVA_INT_UNALIGNED, address + 44);
+        h.ack = m.get(JAVA_LONG_UNALIGNED, address + 48);
+        return true;
     }
 }

@@ -12,7 +12,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 
-import static dev.jccl.provider.ucx.UcpLayouts.UCS_OK;
 
 /**
  * A queue pair's endpoint to its peer and the control traffic on it: key requests and replies,
@@ -30,6 +29,7 @@ final class PeerLink {
     private long peerContext;
     private String transports = "(not connected)";
     private boolean peerLost;
+    private java.util.Optional<ProcessHandle> peerProcess;
 
     PeerLink(UcxQueuePair qp) {
         this.qp = qp;
@@ -73,7 +73,8 @@ final class PeerLink {
         if (peer.pid() == qp.context().address().pid()) {
             return UcxContext.isLive(peerContext) ? null : "the peer's UCX context " + peerContext + " has closed";
         }
-        boolean alive = ProcessHandle.of(peer.pid()).map(ProcessHandle::isAlive).orElse(false);
+        if (peerProcess == null) peerProcess = ProcessHandle.of(peer.pid()); // once: checked every 250 ms
+        boolean alive = peerProcess.isPresent() && peerProcess.get().isAlive();
         if (alive) return null;
         peerLost = true;
         return "the peer process " + peer.pid() + " on this host is gone";
@@ -96,18 +97,16 @@ final class PeerLink {
         UcxContext ctx = qp.context();
         MemorySegment header = ctx.headers().take();
         AmDescriptor.write(header, kind, dst, qp.qpn(), imm, seq, a, b, flags, status, ack);
-        ctx.worker().amSend(via, header, data, bytes, ctx.completion((st, len) -> {
-            ctx.headers().give(header);
-            if (st != UCS_OK && (kind == AmDescriptor.SEND || kind == AmDescriptor.WRITE_IMM)) {
-                qp.fail(seq, WcStatus.RETRY_EXC, "UCX could not send to the peer: " + Ucp.statusText(st), false);
-            }
-        }));
+        UcxOp op = ctx.ops().take(UcxOp.AM_SEND, qp, seq);
+        op.header = header;
+        op.amKind = kind;
+        ctx.worker().amSend(via, header, data, bytes, op);
     }
 
     /** Key requests and replies, revocations and their acknowledgements. */
-    void control(Inbound in, MemorySegment replyEp) {
+    void control(Inbound in) {
         AmDescriptor.Header h = in.header;
-        MemorySegment back = ep != null ? ep : replyEp;
+        MemorySegment back = ep != null ? ep : MemorySegment.ofAddress(in.replyEp);
         switch (h.kind()) {
             case AmDescriptor.RKEY_REQUEST -> serveKey(h, back);
             case AmDescriptor.RKEY_REPLY -> {
@@ -116,7 +115,7 @@ final class PeerLink {
                     return;
                 }
                 MemorySegment handle = in.length == 0 || !in.holdsData() ? null
-                        : UcpMemory.unpack(ep, UcpText.bytes(in.data, in.length));
+                        : UcpMemory.unpack(ep, UcpText.bytes(MemorySegment.ofAddress(in.data), in.length));
                 qp.sender().keyArrived(h.imm(), new RemoteKey(h.imm(), h.a(), h.b(),
                         (h.flags() & AmDescriptor.FLAG_REMOTE_WRITE) != 0, (h.flags() & AmDescriptor.FLAG_REMOTE_READ) != 0,
                         handle));

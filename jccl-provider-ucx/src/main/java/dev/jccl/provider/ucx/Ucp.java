@@ -48,7 +48,9 @@ final class Ucp {
     static final MethodHandle EP_CREATE = UcpLibrary.ucp("ucp_ep_create",
             FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS));
     static final MethodHandle EP_CLOSE_NBX = UcpLibrary.ucp("ucp_ep_close_nbx", STATUS_PTR_EP_PARAM);
-    static final MethodHandle EP_FLUSH_NBX = UcpLibrary.ucp("ucp_ep_flush_nbx", STATUS_PTR_EP_PARAM);
+    // The calls of the data path return their ucs_status_ptr_t as a 64-bit integer, and take the
+    // local buffer as one: the same registers as a pointer, and no segment made per call.
+    static final MethodHandle EP_FLUSH_NBX = UcpLibrary.ucp("ucp_ep_flush_nbx", FunctionDescriptor.of(JAVA_LONG, ADDRESS, ADDRESS));
     static final MethodHandle EP_PRINT_INFO = UcpLibrary.ucp("ucp_ep_print_info", FunctionDescriptor.ofVoid(ADDRESS, ADDRESS));
 
     static final MethodHandle MEM_MAP = UcpLibrary.ucp("ucp_mem_map",
@@ -64,16 +66,16 @@ final class Ucp {
     static final MethodHandle RKEY_DESTROY = UcpLibrary.ucp("ucp_rkey_destroy", FunctionDescriptor.ofVoid(ADDRESS));
 
     static final MethodHandle PUT_NBX = UcpLibrary.ucp("ucp_put_nbx",
-            FunctionDescriptor.of(ADDRESS, ADDRESS, ADDRESS, JAVA_LONG, JAVA_LONG, ADDRESS, ADDRESS));
+            FunctionDescriptor.of(JAVA_LONG, ADDRESS, JAVA_LONG, JAVA_LONG, JAVA_LONG, ADDRESS, ADDRESS));
     static final MethodHandle GET_NBX = UcpLibrary.ucp("ucp_get_nbx",
-            FunctionDescriptor.of(ADDRESS, ADDRESS, ADDRESS, JAVA_LONG, JAVA_LONG, ADDRESS, ADDRESS));
+            FunctionDescriptor.of(JAVA_LONG, ADDRESS, JAVA_LONG, JAVA_LONG, JAVA_LONG, ADDRESS, ADDRESS));
     static final MethodHandle AM_SEND_NBX = UcpLibrary.ucp("ucp_am_send_nbx",
-            FunctionDescriptor.of(ADDRESS, ADDRESS, JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS, JAVA_LONG, ADDRESS));
+            FunctionDescriptor.of(JAVA_LONG, ADDRESS, JAVA_INT, ADDRESS, JAVA_LONG, JAVA_LONG, JAVA_LONG, ADDRESS));
     static final MethodHandle AM_RECV_DATA_NBX = UcpLibrary.ucp("ucp_am_recv_data_nbx",
             FunctionDescriptor.of(ADDRESS, ADDRESS, ADDRESS, ADDRESS, JAVA_LONG, ADDRESS));
     static final MethodHandle AM_DATA_RELEASE = UcpLibrary.ucp("ucp_am_data_release",
-            FunctionDescriptor.ofVoid(ADDRESS, ADDRESS));
-    static final MethodHandle REQUEST_FREE = UcpLibrary.ucp("ucp_request_free", FunctionDescriptor.ofVoid(ADDRESS));
+            FunctionDescriptor.ofVoid(ADDRESS, JAVA_LONG));
+    static final MethodHandle REQUEST_FREE = UcpLibrary.ucp("ucp_request_free", FunctionDescriptor.ofVoid(JAVA_LONG));
 
     static final MethodHandle STATUS_STRING = UcpLibrary.ucs("ucs_status_string", FunctionDescriptor.of(ADDRESS, JAVA_INT));
 
@@ -96,7 +98,10 @@ final class Ucp {
 
     /** Whether a returned ucs_status_ptr_t is an error code rather than a request or NULL. */
     static boolean isError(MemorySegment statusPtr) {
-        long v = statusPtr.address();
+        return isError(statusPtr.address());
+    }
+
+    static boolean isError(long v) {
         return v < 0 && v >= UcpLayouts.UCS_ERR_LAST;
     }
 

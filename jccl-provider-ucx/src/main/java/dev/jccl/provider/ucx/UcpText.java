@@ -16,6 +16,15 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 final class UcpText {
     private UcpText() {}
 
+    /**
+     * All of the address space, for reading what UCX hands a callback by address (headers, eager
+     * data, callback parameters) and copying eager data into checked memory without making a
+     * segment per message. Only addresses UCX gave us, with the lengths it gave, are read through
+     * it, and only ranges the region table has checked are written.
+     */
+    @SuppressWarnings("restricted")
+    static final MemorySegment ALL = MemorySegment.NULL.reinterpret(Long.MAX_VALUE);
+
     /** Calls {@code printer(handle, stream)} and returns the text it wrote. */
     static String print(MethodHandle printer, MemorySegment handle) {
         try (Arena arena = Arena.ofConfined()) {

@@ -4,7 +4,6 @@ import dev.jccl.verbs.VerbsException;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.lang.invoke.MethodHandle;
 import java.util.concurrent.locks.ReentrantLock;
 
 import static dev.jccl.provider.ucx.UcpLayouts.*;
@@ -127,21 +126,29 @@ final class UcpWorker {
              UcpCallbacks.Completion done) {
         long token = prepare(done, 0);
         withMemh(memh);
-        submit(call(Ucp.PUT_NBX, ep, local, bytes, remote, rkey), token, done);
+        try {
+            submit((long) Ucp.PUT_NBX.invokeExact(ep, local, bytes, remote, rkey, param), token, done);
+        } catch (Throwable t) {
+            throw Ucp.fault("ucp_put_nbx", t);
+        }
     }
 
     void get(MemorySegment ep, long local, long bytes, long remote, MemorySegment rkey, MemorySegment memh,
              UcpCallbacks.Completion done) {
         long token = prepare(done, 0);
         withMemh(memh);
-        submit(call(Ucp.GET_NBX, ep, local, bytes, remote, rkey), token, done);
+        try {
+            submit((long) Ucp.GET_NBX.invokeExact(ep, local, bytes, remote, rkey, param), token, done);
+        } catch (Throwable t) {
+            throw Ucp.fault("ucp_get_nbx", t);
+        }
     }
 
     /** Completes when every put and get issued on {@code ep} before it is complete at the target. */
     void flush(MemorySegment ep, UcpCallbacks.Completion done) {
         long token = prepare(done, 0);
         try {
-            submit((MemorySegment) Ucp.EP_FLUSH_NBX.invokeExact(ep, param), token, done);
+            submit((long) Ucp.EP_FLUSH_NBX.invokeExact(ep, param), token, done);
         } catch (Throwable t) {
             throw Ucp.fault("ucp_ep_flush_nbx", t);
         }
@@ -151,27 +158,26 @@ final class UcpWorker {
     void amSend(MemorySegment ep, MemorySegment header, long data, long bytes, UcpCallbacks.Completion done) {
         long token = prepare(done, AM_SEND_FLAG_REPLY);
         try {
-            submit((MemorySegment) Ucp.AM_SEND_NBX.invokeExact(ep, AM_ID, header, header.byteSize(),
-                    MemorySegment.ofAddress(data), bytes, param), token, done);
+            submit((long) Ucp.AM_SEND_NBX.invokeExact(ep, AM_ID, header, header.byteSize(), data, bytes, param), token, done);
         } catch (Throwable t) {
             throw Ucp.fault("ucp_am_send_nbx", t);
         }
     }
 
     /** Receives a rendezvous message's data straight into {@code buffer}. */
-    void amRecvData(MemorySegment desc, long buffer, long bytes, UcpCallbacks.Completion done) {
+    void amRecvData(long desc, long buffer, long bytes, UcpCallbacks.Completion done) {
         long token = prepare(done, 0);
         param.set(ADDRESS, REQUEST_CB, UcpCallbacks.RECV_DATA_CB);
         try {
-            submit((MemorySegment) Ucp.AM_RECV_DATA_NBX.invokeExact(worker, desc, MemorySegment.ofAddress(buffer), bytes,
-                    param), token, done);
+            submit(((MemorySegment) Ucp.AM_RECV_DATA_NBX.invokeExact(worker, MemorySegment.ofAddress(desc), MemorySegment.ofAddress(buffer), bytes,
+                    param)).address(), token, done);
         } catch (Throwable t) {
             throw Ucp.fault("ucp_am_recv_data_nbx", t);
         }
     }
 
     /** Gives back eager data kept past its callback (UCS_INPROGRESS). */
-    void amDataRelease(MemorySegment data) {
+    void amDataRelease(long data) {
         try {
             Ucp.AM_DATA_RELEASE.invokeExact(worker, data);
         } catch (Throwable t) {
@@ -183,7 +189,7 @@ final class UcpWorker {
     void close(MemorySegment ep, boolean force, UcpCallbacks.Completion done) {
         long token = prepare(done, force ? EP_CLOSE_FLAG_FORCE : 0);
         try {
-            submit((MemorySegment) Ucp.EP_CLOSE_NBX.invokeExact(ep, param), token, done);
+            submit(((MemorySegment) Ucp.EP_CLOSE_NBX.invokeExact(ep, param)).address(), token, done);
         } catch (Throwable t) {
             throw Ucp.fault("ucp_ep_close_nbx", t);
         }
@@ -221,11 +227,11 @@ final class UcpWorker {
     }
 
     private long prepare(UcpCallbacks.Completion done, int flags) {
-        long token = UcpCallbacks.register(done);
+        long token = done instanceof UcpCallbacks.Reusable r ? r.token() : UcpCallbacks.register(done);
         param.set(JAVA_INT, REQUEST_OP_ATTR_MASK, OP_ATTR_FIELD_CALLBACK | OP_ATTR_FIELD_USER_DATA | OP_ATTR_FIELD_FLAGS);
         param.set(JAVA_INT, REQUEST_FLAGS, flags);
         param.set(ADDRESS, REQUEST_CB, UcpCallbacks.SEND_CB);
-        param.set(ADDRESS, REQUEST_USER_DATA, MemorySegment.ofAddress(token));
+        param.set(JAVA_LONG, REQUEST_USER_DATA, token); // a pointer-sized field: no segment made for it
         return token;
     }
 
@@ -235,22 +241,14 @@ final class UcpWorker {
         param.set(ADDRESS, REQUEST_MEMH, memh);
     }
 
-    private MemorySegment call(MethodHandle rma, MemorySegment ep, long local, long bytes, long remote, MemorySegment rkey) {
-        try {
-            return (MemorySegment) rma.invokeExact(ep, MemorySegment.ofAddress(local), bytes, remote, rkey, param);
-        } catch (Throwable t) {
-            throw Ucp.fault("ucp RMA", t);
-        }
-    }
-
     /** NULL: done already; an error code: failed at once; otherwise the callback will come. */
-    private static void submit(MemorySegment result, long token, UcpCallbacks.Completion done) {
-        if (result.address() == 0) {
-            UcpCallbacks.forget(token);
+    private static void submit(long result, long token, UcpCallbacks.Completion done) {
+        if (result == 0) {
+            UcpCallbacks.forgetOneShot(token, done);
             done.done(UCS_OK, 0);
         } else if (Ucp.isError(result)) {
-            UcpCallbacks.forget(token);
-            done.done((int) result.address(), 0);
+            UcpCallbacks.forgetOneShot(token, done);
+            done.done((int) result, 0);
         }
     }
 

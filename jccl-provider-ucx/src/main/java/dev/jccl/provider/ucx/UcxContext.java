@@ -10,10 +10,8 @@ import dev.jccl.verbs.ProtectionDomain;
 import dev.jccl.verbs.VerbsException;
 
 import java.lang.foreign.Arena;
-import java.lang.foreign.MemorySegment;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -42,9 +40,11 @@ final class UcxContext implements DeviceContext {
     private final Arena arena = Arena.ofShared();
     private final HeaderPool headers = new HeaderPool(arena);
     private final ArrayDeque<Runnable> events = new ArrayDeque<>(); // guarded by the worker lock
-    private final ArrayDeque<OwedAck> owing = new ArrayDeque<>();    // guarded by the worker lock
+    private final OwedWork owed = new OwedWork(); // guarded by the worker lock
+    private final UcxOp.Pool ops = new UcxOp.Pool(this);
+    private final ArrayDeque<Inbound> inbound = new ArrayDeque<>(); // free arrivals; guarded by the worker lock
     private final AtomicInteger nextQpn = new AtomicInteger(1);
-    private final Map<Integer, UcxQueuePair> qps = new ConcurrentHashMap<>();
+    private final QpTable table = new QpTable();
     private final Set<UcxProtectionDomain> pds = ConcurrentHashMap.newKeySet();
     private final Set<UcxCompletionQueue> cqs = ConcurrentHashMap.newKeySet();
     private final WaitPolicy waitPolicy;
@@ -77,8 +77,8 @@ final class UcxContext implements DeviceContext {
     long rnrTimeoutNs() { return config.get(Knobs.RNR_TIMEOUT_NS); }
     UcpWorker worker() { return worker; }
     HeaderPool headers() { return headers; }
+    UcxOp.Pool ops() { return ops; }
     boolean isClosed() { return closed; }
-    Iterable<UcxQueuePair> queuePairs() { return qps.values(); }
 
     /** Runs {@code action} under the worker lock, then every event it and UCX produced meanwhile. */
     <T> T locked(Supplier<T> action) {
@@ -88,6 +88,24 @@ final class UcxContext implements DeviceContext {
             T result = action.get();
             runEvents();
             return result;
+        } finally {
+            worker.lock.unlock();
+        }
+    }
+
+    /** Takes the worker lock for a call of the data path, without a lambda; {@link #exit} ends it. */
+    void enter() {
+        worker.lock.lock();
+        if (closed) {
+            worker.lock.unlock();
+            checkUsable();
+        }
+    }
+
+    /** Runs the events the call produced and lets go of the worker. */
+    void exit() {
+        try {
+            runEvents();
         } finally {
             worker.lock.unlock();
         }
@@ -107,14 +125,16 @@ final class UcxContext implements DeviceContext {
 
     /** {@code ack} holds an acknowledgement back until the next progress pass. Hold the lock. */
     void owing(OwedAck ack) {
-        owing.addLast(ack);
+        owed.owing(ack);
     }
 
-    /** Sends every acknowledgement still owed; returns how many. Hold the lock. */
+    /** {@code sender} holds the flush of its last writes back until the next progress pass. Hold the lock. */
+    void flushLater(UcxSender sender) {
+        owed.flushLater(sender);
+    }
+
     private int payOwedAcks() {
-        int n = 0;
-        for (OwedAck a; (a = owing.pollFirst()) != null; ) if (a.pay()) n++;
-        return n;
+        return owed.pay();
     }
 
     /** A UCX completion that runs {@code handler} as an event, outside the callback. */
@@ -127,9 +147,15 @@ final class UcxContext implements DeviceContext {
         if (closed || !worker.lock.tryLock()) return 0;
         try {
             if (worker.destroyed()) return 0;
-            int n = payOwedAcks();
-            for (int i = 0, k; i < 16 && (k = worker.progress()) > 0; i++) n += k;
-            n += runEvents();
+            int n = payOwedAcks() + runEvents();
+            // Stop at the first pass that produced work: its completions go to the consumer now,
+            // not after one more ucp_worker_progress (on tcp an epoll_wait, ~1 us, per reply).
+            for (int i = 0, k; i < 16 && (k = worker.progress()) > 0; i++) {
+                n += k;
+                int e = runEvents();
+                n += e;
+                if (e > 0) break;
+            }
             return n;
         } finally {
             worker.lock.unlock();
@@ -150,7 +176,7 @@ final class UcxContext implements DeviceContext {
             if (closed || worker.destroyed()) return false;
             if (payOwedAcks() > 0) return false;
             while (worker.progress() > 0) runEvents();
-            return runEvents() == 0 && owing.isEmpty() && worker.wakeup().arm();
+            return runEvents() == 0 && owed.isEmpty() && worker.wakeup().arm();
         } finally {
             worker.lock.unlock();
         }
@@ -162,7 +188,7 @@ final class UcxContext implements DeviceContext {
         try {
             if (worker.destroyed()) return;
             long now = System.nanoTime();
-            for (UcxQueuePair qp : qps.values()) qp.tick(now, checkPeers);
+            table.tick(now, checkPeers);
             runEvents();
         } finally {
             worker.lock.unlock();
@@ -175,31 +201,34 @@ final class UcxContext implements DeviceContext {
         return n;
     }
 
-    /** The AM callback: decode, keep UCX's data if there is any, and leave the work to an event. */
-    private int arrived(MemorySegment header, MemorySegment data, long attr, MemorySegment replyEp) {
-        AmDescriptor.Header h = AmDescriptor.read(header);
-        if (h == null) return UcpLayouts.UCS_OK;
+    /** The AM callback: decode into a pooled {@link Inbound}, keep UCX's data if there is any, leave the work to an event. */
+    private int arrived(long header, long headerLength, long data, long length, long attr, long replyEp) {
+        Inbound in = inbound.pollFirst();
+        if (in == null) in = new Inbound(this);
+        if (!AmDescriptor.read(header, headerLength, in.header)) {
+            inbound.addLast(in);
+            return UcpLayouts.UCS_OK;
+        }
         boolean rndv = (attr & UcpLayouts.AM_RECV_ATTR_FLAG_RNDV) != 0;
-        boolean keep = rndv || (attr & UcpLayouts.AM_RECV_ATTR_FLAG_DATA) != 0 && data.address() != 0;
-        MemorySegment kept = keep ? data : MemorySegment.NULL;
-        Inbound in = new Inbound(h, kept, data.byteSize(), rndv, System.nanoTime());
-        later(() -> route(in, replyEp));
+        boolean keep = rndv || (attr & UcpLayouts.AM_RECV_ATTR_FLAG_DATA) != 0 && data != 0;
+        later(in.fill(keep ? data : 0, length, rndv, System.nanoTime(), replyEp));
         return keep ? UcpLayouts.UCS_INPROGRESS : UcpLayouts.UCS_OK;
     }
 
-    private void route(Inbound in, MemorySegment replyEp) {
-        UcxQueuePair qp = qps.get(in.header.dstQpn());
+    void route(Inbound in) {
+        UcxQueuePair qp = table.get(in.header.dstQpn());
         if (qp != null) {
-            qp.received(in, replyEp);
+            qp.received(in);
         } else {
             release(in); // a message for a queue pair that has closed: nobody waits for it
         }
     }
 
-    /** Gives UCX back what an inbound message kept. Hold the lock. */
+    /** Gives UCX back what an inbound message kept, and the message to the pool. Hold the lock. */
     void release(Inbound in) {
-        if (!in.holdsData() || worker.destroyed()) return;
-        worker.amDataRelease(in.data);
+        if (in.holdsData() && !worker.destroyed()) worker.amDataRelease(in.data);
+        in.data = 0;
+        inbound.addLast(in);
     }
 
     @Override
@@ -230,12 +259,12 @@ final class UcxContext implements DeviceContext {
         checkUsable();
         int qpn = nextQpn.getAndIncrement();
         UcxQueuePair qp = new UcxQueuePair(this, pd, qpn, sendCq, recvCq, sendDepth, recvDepth);
-        qps.put(qpn, qp);
+        table.put(qp);
         return qp;
     }
 
     void forget(UcxQueuePair qp) {
-        qps.remove(qp.qpn(), qp);
+        table.remove(qp);
     }
 
     void forget(UcxProtectionDomain pd) {
@@ -253,6 +282,7 @@ final class UcxContext implements DeviceContext {
         worker.lock.lock();
         try {
             runEvents();
+            ops.close();
             worker.destroy();
         } finally {
             worker.lock.unlock();

@@ -39,7 +39,7 @@ final class UcxQueuePair implements QueuePair {
     private final UcxCompletionQueue recvCq;
     private final QpStateMachine state;
     private final OutstandingSends outstanding;
-    private final UcxSender sender = new UcxSender(this);
+    private final UcxSender sender;
     private final UcxReceiver receiver;
     private final PeerLink link;
     private final OwedAck owedAck = new OwedAck(this);
@@ -55,6 +55,7 @@ final class UcxQueuePair implements QueuePair {
         this.recvCq = recvCq;
         this.state = new QpStateMachine(qpn);
         this.outstanding = new OutstandingSends(sendDepth);
+        this.sender = new UcxSender(this, sendDepth);
         this.receiver = new UcxReceiver(this, recvDepth);
         this.link = new PeerLink(this);
     }
@@ -105,35 +106,44 @@ final class UcxQueuePair implements QueuePair {
         ctx.locked(() -> fail(-1, WcStatus.WR_FLUSH_ERR, "qp " + qpn + " was moved to ERR by the application", true));
     }
 
-    /** Reads {@code wr} only within this call: the sender keeps a copy of what it needs (the caller reuses it). */
+    /**
+     * Reads {@code wr} only within this call: the sender keeps a copy of what it needs (the caller
+     * reuses it). Allocates nothing: no lambda, no slice, no record (the steady state is garbage-free).
+     */
     @Override
     public boolean postSend(SendWr wr) {
         if (!state.canPostSend()) throw new VerbsException("qp " + qpn + ": postSend needs RTS, state is " + state.state());
         long address = wr.localAddress();
         long length = wr.length();
         LocalRegion region = pd.regions().checkLocal(address, length, wr.lkey(), wr.opcode() == Opcode.RDMA_READ);
-        MemorySegment local = region == null ? MemorySegment.NULL : region.segment().asSlice(address - region.address(), length);
-        return ctx.locked(() -> {
+        ctx.enter();
+        try {
             long seq = outstanding.add(wr.wrId(), wr.opcode(), length, wr.signaled());
             if (seq == OutstandingSends.FULL) return false;
             if (state.state() == QpState.ERR) {
                 outstanding.flush(sendCq, qpn, "qp " + qpn + " is in ERR");
             } else {
-                sender.post(seq, wr, local);
+                UcxProtectionDomain.Mapping m = region == null ? null : pd.mapping(region);
+                sender.post(seq, wr, region == null ? 0 : address, m == null ? null : m.memh());
             }
             return true;
-        });
+        } finally {
+            ctx.exit();
+        }
     }
 
     @Override
     public boolean postRecv(RecvWr wr) {
         if (!state.canPostRecv()) throw new VerbsException("qp " + qpn + ": postRecv needs INIT or later, state is " + state.state());
         MemorySegment buffer = pd.regions().resolveLocal(wr.local(), true);
-        return ctx.locked(() -> {
+        ctx.enter();
+        try {
             if (state.state() != QpState.ERR) return receiver.post(wr.wrId(), buffer);
             recvCq.push(wr.wrId(), WcStatus.WR_FLUSH_ERR, WcOpcode.RECV, 0, 0, false, qpn, "qp " + qpn + " is in ERR");
             return true;
-        });
+        } finally {
+            ctx.exit();
+        }
     }
 
     /**
@@ -183,7 +193,7 @@ final class UcxQueuePair implements QueuePair {
     }
 
     /** An active message for this queue pair (run as an event, under the lock). */
-    void received(Inbound in, MemorySegment replyEp) {
+    void received(Inbound in) {
         AmDescriptor.Header h = in.header;
         if (h.ack() != 0) sender.completed(h.ack() - 1, UCS_OK, "send");
         switch (h.kind()) {
@@ -202,7 +212,7 @@ final class UcxQueuePair implements QueuePair {
                 fail(h.seq(), st, "the peer refused request " + h.seq() + " with " + st, true);
             }
             case AmDescriptor.BYE -> fail(-1, WcStatus.WR_FLUSH_ERR, "the peer qp " + h.srcQpn() + " closed or failed", false);
-            default -> link.control(in, replyEp);
+            default -> link.control(in);
         }
         if (h.kind() != AmDescriptor.SEND && h.kind() != AmDescriptor.WRITE_IMM) ctx.release(in);
     }

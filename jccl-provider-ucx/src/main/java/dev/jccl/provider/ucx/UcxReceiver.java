@@ -65,7 +65,8 @@ final class UcxReceiver {
         AmDescriptor.Header h = in.header;
         if (h.kind() != AmDescriptor.WRITE_IMM || in.length == 0) return true;
         try {
-            in.target = qp.pd().regions().resolveRemote(h.a(), in.length, h.flags(), Access.REMOTE_WRITE);
+            qp.pd().regions().checkRemote(h.a(), in.length, h.flags(), Access.REMOTE_WRITE);
+            in.target = h.a(); // checked: inside a region of ours that grants REMOTE_WRITE
             return true;
         } catch (RemoteAccessException e) {
             arrived.pollFirst();
@@ -79,7 +80,7 @@ final class UcxReceiver {
         AmDescriptor.Header h = in.header;
         if (h.kind() == AmDescriptor.WRITE_IMM) {
             // The data lands before the immediate is raised: the receiver may read it on seeing the CQE.
-            land(in, in.target, () -> complete(wrId, WcOpcode.RECV_RDMA_WITH_IMM, h));
+            land(in, in.target, wrId, WcOpcode.RECV_RDMA_WITH_IMM);
             return;
         }
         if (h.b() > buffer.byteSize()) {
@@ -91,26 +92,28 @@ final class UcxReceiver {
             qp.fail(-1, WcStatus.WR_FLUSH_ERR, why, true);
             return;
         }
-        land(in, buffer, () -> complete(wrId, WcOpcode.RECV, h));
+        land(in, buffer.address(), wrId, WcOpcode.RECV);
     }
 
     /**
-     * Puts the message's bytes into {@code target}, then runs {@code then}: eager data by one copy
-     * now, rendezvous data by ucp_am_recv_data_nbx straight into the target (later messages wait).
+     * Puts the message's bytes at {@code target} (checked: a posted receive, or a region the rkey
+     * grants), then completes receive {@code wrId}: eager data by one copy now, rendezvous data by
+     * ucp_am_recv_data_nbx straight into the target (later messages wait).
      */
-    private void land(Inbound in, MemorySegment target, Runnable then) {
+    private void land(Inbound in, long target, long wrId, WcOpcode opcode) {
+        AmDescriptor.Header h = in.header;
         if (!in.rendezvous) {
             arrived.pollFirst();
-            if (in.length > 0) MemorySegment.copy(UcpText.view(in.data, in.length), 0, target, 0, in.length);
-            qp.context().release(in);
-            then.run();
+            if (in.length > 0) MemorySegment.copy(UcpText.ALL, in.data, UcpText.ALL, target, in.length);
+            complete(wrId, opcode, h);
+            qp.context().release(in); // after the completion read the header: the pool reuses it
             return;
         }
         in.receiving = true;
-        qp.context().worker().amRecvData(in.data, target.address(), in.length, qp.context().completion((st, len) -> {
+        qp.context().worker().amRecvData(in.data, target, in.length, qp.context().completion((st, len) -> {
             arrived.remove(in);
             if (st == UCS_OK) {
-                then.run();
+                complete(wrId, opcode, h);
                 drain();
             } else {
                 qp.fail(-1, WcStatus.WR_FLUSH_ERR, "receiving a rendezvous message failed: " + Ucp.statusText(st), true);
