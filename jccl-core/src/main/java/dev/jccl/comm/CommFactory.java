@@ -99,6 +99,7 @@ public final class CommFactory {
         Kernels kernels = Kernels.select(config.get(Knobs.REDUCE_KERNEL));
         Transports transports = new Transports(config, rank, hellos);
         LinkTable links = new LinkTable(rank, size, ns, transports, fifo, timeoutNs, sliceNs);
+        links.directReads(config.get(Knobs.DIRECT));
         PlanCache plans = new PlanCache(rank, who.topology(), overrides, fifo);
         Scratch scratch = new Scratch();
         Failures failures = new Failures(rank, size, timeoutNs, new AbortBoard(ns, rank, size), links,

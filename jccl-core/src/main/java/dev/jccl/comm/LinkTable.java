@@ -46,6 +46,7 @@ final class LinkTable implements OpRun.LinkSource, AutoCloseable {
     private final long timeoutNs;
     private final Map<Long, Link> byKey = new HashMap<>();
     private final List<Link> all = new ArrayList<>();
+    private volatile boolean directReads = true;
 
     LinkTable(int rank, int size, Store store, Transports transports, FifoDescriptor fifo, long timeoutNs, long sliceNs) {
         this.rank = rank;
@@ -53,6 +54,11 @@ final class LinkTable implements OpRun.LinkSource, AutoCloseable {
         this.fifo = fifo;
         this.timeoutNs = timeoutNs;
         this.slices = new PeerExchange(store, rank, size, sliceNs);
+    }
+
+    /** JCCL_DIRECT for the links made from now on (see {@code exec.DirectReads}). */
+    void directReads(boolean on) {
+        this.directReads = on;
     }
 
     @Override
@@ -74,6 +80,7 @@ final class LinkTable implements OpRun.LinkSource, AutoCloseable {
                     setups.add(ConnectionEvent.beginIfRecording(rank, peer, p.channel()));
                     Transports.Endpoint e = transports.endpointFor(peer);
                     Link l = Link.open(e.pd(), e.index(), peer, p.channel(), fifo);
+                    l.directReads(directReads);
                     fresh.add(l);
                     slices.publishConnectInfo("c" + p.channel(), peer, l.localInfo());
                     slices.publishRemoteBuffer("fifo" + p.channel(), peer, l.slotsRemote());

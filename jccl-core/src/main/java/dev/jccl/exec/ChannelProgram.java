@@ -53,6 +53,12 @@ public final class ChannelProgram {
     final int[][] waitStart;
     final int[][] waitOp;
     final int[][] waitNeed;
+    /**
+     * A send no other operation of the program waits for: it may go as a direct read, whose
+     * {@code done} comes only when the peer has read it ({@link DirectReads} has why that must not
+     * gate anything but the end of the operation).
+     */
+    final boolean[] directOk;
     private final int[] peers;
 
     private ChannelProgram(int channel, long chunkElems, long scratchElems, List<Op> list, ChunkHazards hazards) {
@@ -91,6 +97,9 @@ public final class ChannelProgram {
             compileWaits(k, hazards);
         }
         peers = java.util.Arrays.stream(peer).filter(x -> x >= 0).distinct().sorted().toArray();
+        directOk = new boolean[ops];
+        for (int k = 0; k < ops; k++) directOk[k] = kind[k] == SEND;
+        for (int[] waited : waitOp) for (int w : waited) directOk[w] = false;
     }
 
     private void compileWaits(int k, ChunkHazards hazards) {

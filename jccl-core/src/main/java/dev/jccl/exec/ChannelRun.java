@@ -4,7 +4,9 @@ import dev.jccl.trace.DataPathCounters;
 import dev.jccl.DataType;
 import dev.jccl.ReduceOp;
 import dev.jccl.algo.BufferId;
+import dev.jccl.verbs.Access;
 import dev.jccl.verbs.MemoryRegion;
+import dev.jccl.verbs.PeerReads;
 
 import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
@@ -37,6 +39,7 @@ final class ChannelRun implements Link.SendListener {
     private ReduceOp reduceWith;
     private int fingerprint;
     private int firstOpen;
+    private long pinnedAt; // offset of the pinned direct-read chunk in the peer's memory (pinPeer)
 
     ChannelRun(ChannelProgram p, Link[] linkOf, Bindings bind, DataType type, Kernels kernels, ChunkTrace trace) {
         this.p = p;
@@ -112,6 +115,13 @@ final class ChannelRun implements Link.SendListener {
             MemorySegment src = bind.segment(p.srcBuf[k], p.channel);
             MemoryRegion mr = bind.region(p.srcBuf[k], p.channel, link.pd(), link.pdIndex());
             trace.posted(k, c);
+            if (p.directOk[k] && mr.access().contains(Access.REMOTE_READ) && link.directReadable()) {
+                link.postDirect(src.address() + (p.srcOff[k] + first) * eb, bytes, mr.rkey(), fingerprint, this, k);
+                DataPathCounters.add(DataPathCounters.Counter.DIRECT_SENT_BYTES, bytes);
+                posted[k]++;
+                n++;
+                continue;
+            }
             Trailers t = link.trailers();
             int crc = t == null ? 0 : t.of(src, (p.srcOff[k] + first) * eb, bytes);
             link.postData(src.address() + (p.srcOff[k] + first) * eb, bytes, mr.lkey(), fingerprint, crc, this, k);
@@ -146,33 +156,68 @@ final class ChannelRun implements Link.SendListener {
             long first = done[k] * p.chunkElems;
             long elems = Math.min(p.chunkElems, p.count[k] - first);
             long bytes = elems * eb;
-            if (link.arrivalImm() != ImmCodec.data(fingerprint, link.arrivalChunk()) || link.arrivalBytes() != bytes) throw misfit(link, bytes);
+            boolean direct = link.arrivalImm() == ImmCodec.direct(fingerprint, link.arrivalChunk())
+                    && link.arrivalBytes() == DirectReads.DESCRIPTOR_BYTES;
+            if (!direct && (link.arrivalImm() != ImmCodec.data(fingerprint, link.arrivalChunk()) || link.arrivalBytes() != bytes)) {
+                throw misfit(link, bytes);
+            }
             Trailers t = link.trailers();
-            if (t != null) verify(t, link, k, done[k], bytes);
+            if (t != null && !direct) verify(t, link, k, done[k], bytes);
             MemorySegment dst = bind.segment(p.dstBuf[k], p.channel);
             long dstOff = (p.dstOff[k] + first) * eb;
             long startNs = trace.now();
-            if (p.reduce[k]) {
-                MemorySegment operand = bind.segment(p.srcBuf[k], p.channel);
-                long operandOff = (p.srcOff[k] + first) * eb;
-                MemorySegment slots = link.slots();
-                long incomingOff = link.arrivalOffset();
-                // The operand order the schedule chose (local first unless it says otherwise): ranks
-                // that both compute one result agree on it, so their bits agree.
-                if (p.incomingFirst[k]) kernels.reduce(type, reduceWith, dst, dstOff, slots, incomingOff, operand, operandOff, elems);
-                else kernels.reduce(type, reduceWith, dst, dstOff, operand, operandOff, slots, incomingOff, elems);
-            } else {
-                MemorySegment.copy(link.slots(), link.arrivalOffset(), dst, dstOff, bytes);
+            // A direct read takes the chunk from the peer's buffer where the descriptor in the slot says.
+            PeerReads peerMemory = direct ? pinPeer(link, bytes) : null;
+            MemorySegment slots = direct ? peerMemory.memory() : link.slots();
+            long incomingOff = direct ? pinnedAt : link.arrivalOffset();
+            try {
+                apply(k, first, elems, dst, dstOff, slots, incomingOff);
+            } finally {
+                if (direct) peerMemory.unpin();
             }
+            if (direct) DataPathCounters.add(DataPathCounters.Counter.DIRECT_READ_BYTES, bytes);
             DataPathCounters.add(p.reduce[k] ? DataPathCounters.Counter.REDUCED_BYTES : DataPathCounters.Counter.RUNTIME_COPY_BYTES, bytes);
             trace.received(done[k], p.peer[k], bytes, p.reduce[k], startNs);
             link.consumed(fingerprint);
-            // Return slots once half the FIFO is held, so a streaming peer never waits for them.
-            link.flushCredits(false);
+            // Return slots once half the FIFO is held, so a streaming peer never waits for them; at once
+            // after a direct read, which the peer counts as sent only when this credit arrives.
+            link.flushCredits(direct);
             done[k]++;
             n++;
         }
         return n;
+    }
+
+    /** The peer memory a direct-read descriptor names, pinned; its offset in {@code memory()} goes to {@link #pinnedAt}. */
+    private PeerReads pinPeer(Link link, long bytes) {
+        MemorySegment slot = link.slots();
+        long at = link.arrivalOffset();
+        long length = DirectReads.lengthAt(slot, at);
+        if (length != bytes) {
+            throw new ExecFailure.Mismatch(link.peer(), p.channel, ImmCodec.data(fingerprint, link.arrivalChunk()), link.arrivalImm(), bytes, length);
+        }
+        PeerReads reads = link.peerReads();
+        if (reads == null) {
+            throw new ExecFailure.LinkLost(link.peer(), p.channel, null, "peer sent a direct-read descriptor over a provider that cannot map its memory");
+        }
+        long off = reads.pin(DirectReads.rkeyAt(slot, at), DirectReads.addressAt(slot, at), bytes);
+        if (off < 0) throw new ExecFailure.LinkLost(link.peer(), p.channel, null, "direct read refused: " + reads.error());
+        pinnedAt = off;
+        return reads;
+    }
+
+    /** Reduces or copies one arrived chunk, whose data is at {@code incomingOff} of {@code slots}, into its target. */
+    private void apply(int k, long first, long elems, MemorySegment dst, long dstOff, MemorySegment slots, long incomingOff) {
+        if (p.reduce[k]) {
+            MemorySegment operand = bind.segment(p.srcBuf[k], p.channel);
+            long operandOff = (p.srcOff[k] + first) * eb;
+            // The operand order the schedule chose (local first unless it says otherwise): ranks
+            // that both compute one result agree on it, so their bits agree.
+            if (p.incomingFirst[k]) kernels.reduce(type, reduceWith, dst, dstOff, slots, incomingOff, operand, operandOff, elems);
+            else kernels.reduce(type, reduceWith, dst, dstOff, operand, operandOff, slots, incomingOff, elems);
+        } else {
+            MemorySegment.copy(slots, incomingOff, dst, dstOff, elems * eb);
+        }
     }
 
     /**

@@ -51,23 +51,21 @@ public final class Link implements AutoCloseable {
     private final FifoDescriptor fifo;
     private final CompletionQueue cq;
     private final QueuePair qp;
-    private final MemorySegment slots;
     /** The same memory as a plain native segment: what the reduce kernels read (see {@link #slots()}). */
     private final MemorySegment slotsView;
     private final MemoryRegion slotsRegion;
     private final WorkCompletion[] wcs = WorkCompletion.array(16);
     private final RecvWr recvWr = new RecvWr(WrIds.RECV, Sge.EMPTY);
-    /** Refilled for every credit return, whose immediate is the running total ({@link ImmCodec#credit}). */
-    private final SendWr creditWr = SendWr.send(WrIds.CREDIT, Sge.EMPTY);
-    /** The CRC-32C trailers (JCCL_CHECKSUM); null on a link without checksums. */
-    private final Trailers trailers;
-    /** Refilled for every data chunk: the provider copies what it needs during postSend (see SendWr). */
-    private final SendWr dataWr = SendWr.send(WrIds.DATA, Sge.EMPTY);
+    private final SendWr creditWr = SendWr.send(WrIds.CREDIT, Sge.EMPTY); // refilled per credit return: the running total
+    private final Trailers trailers; // the CRC-32C trailers (JCCL_CHECKSUM); null on a link without checksums
+    private final SendWr dataWr = SendWr.send(WrIds.DATA, Sge.EMPTY); // refilled per chunk: providers copy what they keep
+    private final DirectReads direct; // the descriptors this side sends instead of chunks
     private RemoteBuffer peerSlots;
     private int lastFingerprint; // of the operation whose chunk was applied last
     private final SendWindow window;
     private final ArrivalRing arrivals;
     private SendListener sendListener;
+    private boolean directOn = true;
 
     /** Told when a data chunk posted on this link has completed locally (its source may be reused). */
     public interface SendListener { void sendCompleted(int op); }
@@ -90,10 +88,11 @@ public final class Link implements AutoCloseable {
             throw e;
         }
         try {
-            this.slots = pd.allocate(fifo.totalBytes());
+            MemorySegment slots = pd.allocate(fifo.totalBytes());
             this.slotsRegion = pd.register(slots, EnumSet.of(Access.LOCAL_WRITE, Access.REMOTE_WRITE));
-            this.slotsView = plainNative(slots);
+            this.slotsView = DirectReads.plainNative(slots);
             this.trailers = fifo.checksummed() ? new Trailers(pd, fifo, slotsView) : null;
+            this.direct = new DirectReads(pd, n);
         } catch (RuntimeException e) {
             close();
             throw e;
@@ -113,22 +112,12 @@ public final class Link implements AutoCloseable {
         return new Link(peer, channel, pdIndex, pd, fifo);
     }
 
-    public ConnectInfo localInfo() {
-        return qp.localInfo();
-    }
-
-    public RemoteBuffer slotsRemote() {
-        return slotsRegion.remote();
-    }
+    public ConnectInfo localInfo() { return qp.localInfo(); }
+    public RemoteBuffer slotsRemote() { return slotsRegion.remote(); }
 
     /** Moves to RTS against the peer's queue pair; may block up to JCCL_TIMEOUT (verbs contract). */
     public void connect(ConnectInfo remote, RemoteBuffer remoteSlots) {
-        if (remoteSlots.length() != fifo.totalBytes()) {
-            throw new IllegalStateException("rank " + peer + " offers a FIFO of " + remoteSlots.length() + " bytes on channel "
-                    + channel + " but this rank uses " + fifo.totalBytes() + " (" + fifo.slotCount() + " x " + fifo.slotBytes()
-                    + (fifo.checksummed() ? ", with checksum trailers" : "")
-                    + "): JCCL_BUFFSIZE, JCCL_CHUNKSIZE or JCCL_CHECKSUM differ between the ranks");
-        }
+        fifo.checkPeerFifo(remoteSlots.length(), peer, channel);
         qp.modifyToRtr(remote);
         qp.modifyToRts();
         this.peerSlots = remoteSlots;
@@ -165,13 +154,20 @@ public final class Link implements AutoCloseable {
                 throw new ExecFailure.LinkLost(peer, channel, null, "peer overran the " + fifo.slotCount() + "-slot FIFO");
             }
             postRecv();
+            readsDone();
         } else if (wc.wrId() == WrIds.DATA) {
-            sendListener.sendCompleted(window.dataCompleted());
+            int op = window.dataCompleted();
+            if (op >= 0) sendListener.sendCompleted(op);
+            readsDone();
         } else if (wc.wrId() == WrIds.CREDIT) {
             window.creditCompleted();
         } else if (wc.wrId() == WrIds.CHECKSUM) {
             window.trailerCompleted();
         }
+    }
+
+    private void readsDone() { // direct-read chunks the peer has finished reading count as sent now
+        for (int op; (op = window.nextReadDone()) >= 0; ) sendListener.sendCompleted(op);
     }
 
     private void postRecv() {
@@ -209,8 +205,27 @@ public final class Link implements AutoCloseable {
         post(dataWr.set(WrIds.DATA, Opcode.RDMA_WRITE_WITH_IMM, address, bytes, lkey,
                 peerSlots.at(fifo.offsetOf(chunk)), peerSlots.rkey(), ImmCodec.data(fingerprint, chunk), true));
         sendListener = listener;
-        window.dataPosted(op);
+        window.dataPosted(op, false);
     }
+
+    /** Whether a chunk may go as a direct-read descriptor ({@link DirectReads}): JCCL_DIRECT, no trailers, a mappable peer. */
+    public boolean directReadable() { return directOn && trailers == null && qp.peerReads() != null; }
+
+    /** Writes a descriptor of the chunk at {@code address} (our region {@code rkey}) instead of it ({@link DirectReads}). */
+    public void postDirect(long address, long bytes, int rkey, int fingerprint, SendListener listener, int op) {
+        checkUsable();
+        long chunk = window.nextChunk();
+        long at = direct.describe(chunk, rkey, address, bytes);
+        post(dataWr.set(WrIds.DATA, Opcode.RDMA_WRITE_WITH_IMM, direct.address(at), DirectReads.DESCRIPTOR_BYTES, direct.lkey(),
+                peerSlots.at(fifo.offsetOf(chunk)), peerSlots.rkey(), ImmCodec.direct(fingerprint, chunk), true));
+        sendListener = listener;
+        window.dataPosted(op, true);
+    }
+
+    dev.jccl.verbs.PeerReads peerReads() { return qp.peerReads(); } // for a descriptor that arrived; null: none
+
+    /** JCCL_DIRECT for the chunks this side sends (a receiver honours any descriptor it can map). */
+    public void directReads(boolean on) { this.directOn = on; }
 
     private void post(SendWr wr) {
         boolean posted;
@@ -218,8 +233,7 @@ public final class Link implements AutoCloseable {
         if (!posted) throw new ExecFailure.LinkLost(peer, channel, null, "send queue full although credits allowed the chunk");
     }
 
-    /** The checksum trailers, or null on a link without JCCL_CHECKSUM. */
-    Trailers trailers() { return trailers; }
+    Trailers trailers() { return trailers; } // null on a link without JCCL_CHECKSUM
 
     /** Whether the next chunk from the peer has arrived. */
     public boolean hasArrival() { return arrivals.hasNext(); }
@@ -235,25 +249,15 @@ public final class Link implements AutoCloseable {
      * Vector API compiles loads to SIMD only for the segment class it has seen, and a call site that
      * sees mapped slots too falls back to a path about a hundred times slower. Lives as long as the link.
      */
-    public MemorySegment slots() {
-        return slotsView;
-    }
+    public MemorySegment slots() { return slotsView; }
 
-    @SuppressWarnings("restricted") // re-sizing a raw address is the point; native access is granted at launch
-    private static MemorySegment plainNative(MemorySegment s) {
-        return s.isMapped() ? MemorySegment.ofAddress(s.address()).reinterpret(s.byteSize()) : s;
-    }
-
-    public long arrivalOffset() {
-        return fifo.offsetOf(arrivals.next());
-    }
+    public long arrivalOffset() { return fifo.offsetOf(arrivals.next()); }
 
     /** The chunk at {@link #arrivalOffset()}, of the operation with {@code fingerprint}, has been applied: its slot is free again. */
     public void consumed(int fingerprint) {
         arrivals.applied();
         lastFingerprint = fingerprint;
     }
-
 
     /**
      * Returns freed slots to the peer in one message; returns 1 if it posted one. Unless
@@ -279,18 +283,14 @@ public final class Link implements AutoCloseable {
     }
 
     /** What this link waits for, for timeout messages. */
-    public String state() {
-        return "rank " + peer + " ch " + channel + ": " + window.describe() + ", " + arrivals.describe();
-    }
+    public String state() { return "rank " + peer + " ch " + channel + ": " + window.describe() + ", " + arrivals.describe(); }
 
     private void checkUsable() {
         if (qp.state() == QpState.ERR) throw new ExecFailure.LinkLost(peer, channel, WcStatus.WR_FLUSH_ERR, "queue pair is in ERR");
     }
 
     /** Moves the queue pair to ERR so the peer notices at once; idempotent. */
-    public void breakLink() {
-        qp.modifyToError();
-    }
+    public void breakLink() { qp.modifyToError(); }
 
     @Override
     public void close() {

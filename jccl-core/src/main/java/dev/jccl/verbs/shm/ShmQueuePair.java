@@ -7,6 +7,7 @@ import dev.jccl.util.WaitPolicy;
 import dev.jccl.util.Deadline;
 import dev.jccl.verbs.ConnectInfo;
 import dev.jccl.verbs.QpInitAttr;
+import dev.jccl.verbs.PeerReads;
 import dev.jccl.verbs.QpState;
 import dev.jccl.verbs.QueuePair;
 import dev.jccl.verbs.RecvWr;
@@ -53,6 +54,7 @@ final class ShmQueuePair implements QueuePair {
     private volatile RemoteContext peer;
     private volatile QpFileCodec peerQp;
     private volatile String description;
+    private volatile ShmPeerReads peerReads;
     private boolean closed; // guarded by this
 
     ShmQueuePair(ShmProtectionDomain pd, QpInitAttr attr, int qpn) {
@@ -111,6 +113,7 @@ final class ShmQueuePair implements QueuePair {
             state.toRtr();
             peer = rc;
             peerQp = pq;
+            peerReads = new ShmPeerReads(rc, pq.pdId());
             sendQueue.connect(new Delivery(rc, pq, sendCq, context.lid(), qpn, context.rnrTimeoutNs(), context.timeoutNs()));
             file.publishPeer(rc.lid(), remote.qpn());
             file.publishState(QpState.RTR.ordinal());
@@ -120,6 +123,11 @@ final class ShmQueuePair implements QueuePair {
             if (peer != rc) context.detachPeer(rc);
             throw e;
         }
+    }
+
+    @Override
+    public PeerReads peerReads() {
+        return peerReads;
     }
 
     @Override

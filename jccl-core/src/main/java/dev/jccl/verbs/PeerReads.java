@@ -1,0 +1,26 @@
+package dev.jccl.verbs;
+
+import java.lang.foreign.MemorySegment;
+
+/**
+ * Loads straight from a connected peer's registered memory, where a provider can map it (shm: the
+ * peer's backing file, mapped into this process); what a direct read ({@code JCCL_DIRECT}) reduces
+ * or copies from in place of a chunk the peer would otherwise have copied into our FIFO. One per
+ * queue pair, used by its one progress thread; {@link #pin} and {@link #unpin} allocate nothing.
+ */
+public interface PeerReads {
+    /**
+     * Checks that {@code [address, +length)} lies in the peer's region {@code rkey} with REMOTE_READ
+     * and pins the region until {@link #unpin} (the peer's deregistration waits for it). Returns the
+     * offset of {@code address} in {@link #memory()}, or -1 with {@link #error()} saying why.
+     */
+    long pin(int rkey, long address, long length);
+
+    /** The peer memory of the last successful {@link #pin}: a plain native segment (fast for SIMD kernels). */
+    MemorySegment memory();
+
+    void unpin();
+
+    /** Why the last {@link #pin} failed. */
+    String error();
+}
