@@ -54,11 +54,12 @@ public final class ChannelProgram {
     final int[][] waitOp;
     final int[][] waitNeed;
     /**
-     * A send no other operation of the program waits for: it may go as a direct read, whose
-     * {@code done} comes only when the peer has read it ({@link DirectReads} has why that must not
-     * gate anything but the end of the operation).
+     * For a send, the operations that wait for it (others: empty). A send none of them waits for may
+     * go as a direct read, whose {@code done} comes only when the peer has read it ({@link DirectReads}
+     * has why that must not gate anything but the end of the operation); an in-place copy that
+     * {@link ChannelRun#reset} finds already done waits for nothing.
      */
-    final boolean[] directOk;
+    final int[][] waiters;
     private final int[] peers;
 
     private ChannelProgram(int channel, long chunkElems, long scratchElems, List<Op> list, ChunkHazards hazards) {
@@ -97,9 +98,12 @@ public final class ChannelProgram {
             compileWaits(k, hazards);
         }
         peers = java.util.Arrays.stream(peer).filter(x -> x >= 0).distinct().sorted().toArray();
-        directOk = new boolean[ops];
-        for (int k = 0; k < ops; k++) directOk[k] = kind[k] == SEND;
-        for (int[] waited : waitOp) for (int w : waited) directOk[w] = false;
+        waiters = new int[ops][];
+        for (int k = 0; k < ops; k++) {
+            final int send = k;
+            waiters[k] = kind[k] != SEND ? new int[0]
+                    : java.util.stream.IntStream.range(0, ops).filter(j -> java.util.Arrays.stream(waitOp[j]).anyMatch(w -> w == send)).toArray();
+        }
     }
 
     private void compileWaits(int k, ChunkHazards hazards) {

@@ -35,6 +35,8 @@ final class ChannelRun implements Link.SendListener {
     private final int eb;
     private final int[] posted;
     private final int[] done;
+    /** Per op: a send that may go as direct reads in this operation (see {@link ChannelProgram#waiters}). */
+    private final boolean[] directOk;
     private final ChunkTrace trace;
     private ReduceOp reduceWith;
     private int fingerprint;
@@ -51,6 +53,7 @@ final class ChannelRun implements Link.SendListener {
         this.eb = type.byteSize();
         this.posted = new int[p.ops];
         this.done = new int[p.ops];
+        this.directOk = new boolean[p.ops];
         this.firstOpen = p.ops;
     }
 
@@ -64,6 +67,11 @@ final class ChannelRun implements Link.SendListener {
         for (int k = 0; k < p.ops; k++) {
             // An in-place call can make a copy's source and target the same memory: nothing to move.
             if (p.kind[k] == COPY && address(p.srcBuf[k], p.srcOff[k]) == address(p.dstBuf[k], p.dstOff[k])) done[k] = p.chunks[k];
+        }
+        for (int k = 0; k < p.ops; k++) {
+            boolean ok = p.kind[k] == SEND;
+            for (int w : p.waiters[k]) ok &= done[w] == p.chunks[w]; // only a copy found done in place waits for nothing
+            directOk[k] = ok;
         }
         skipFinished();
     }
@@ -115,7 +123,7 @@ final class ChannelRun implements Link.SendListener {
             MemorySegment src = bind.segment(p.srcBuf[k], p.channel);
             MemoryRegion mr = bind.region(p.srcBuf[k], p.channel, link.pd(), link.pdIndex());
             trace.posted(k, c);
-            if (p.directOk[k] && mr.access().contains(Access.REMOTE_READ) && link.directReadable()) {
+            if (directOk[k] && mr.access().contains(Access.REMOTE_READ) && link.directReadable()) {
                 link.postDirect(src.address() + (p.srcOff[k] + first) * eb, bytes, mr.rkey(), fingerprint, this, k);
                 DataPathCounters.add(DataPathCounters.Counter.DIRECT_SENT_BYTES, bytes);
                 posted[k]++;

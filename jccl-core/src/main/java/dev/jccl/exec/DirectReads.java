@@ -30,9 +30,10 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  *       freed its slot, and the peer returns that credit after its read finished, forcing the credit
  *       out at once. So no local writer and no later call touches the region while it is read.</li>
  *   <li>No deadlock: only sends that no other operation of the program waits for go direct
- *       ({@code ChannelProgram.directOk}). Delaying their {@code done} then delays nothing but the
- *       end of the operation; everything else runs exactly as in the copying path, which finishes, and
- *       then every receive has read its chunk and returned its credit. (Letting a send that a later
+ *       ({@code ChannelProgram.waiters}; an in-place copy found done waits for nothing). Delaying
+ *       their {@code done} then delays nothing but the end of the operation; everything else runs
+ *       exactly as in the copying path, which finishes, and then every receive has read its chunk
+ *       and returned its credit. (Letting a send that a later
  *       receive overwrites go direct could deadlock recursive doubling: each side's receive would wait
  *       for its own send to be read, which waits for the peer's receive.)</li>
  * </ul>
