@@ -66,7 +66,8 @@ public final class Knobs {
                     + " fails the collective on every rank, naming sender, channel and chunk (every rank must agree)");
     public static final Knob<Boolean> DIRECT = new Knob<>("JCCL_DIRECT", "1",
             Knobs::bool, "1 = where a send's buffer is from Communicator.allocate and the peer can map it (shm), the peer reads it"
-                    + " in place instead of this rank copying it into the peer's FIFO; 0 = always copy (for comparison)");
+                    + " in place instead of this rank copying it into the peer's FIFO, and a receive whose result goes on to"
+                    + " the next peer stores it straight into that peer's slot; 0 = always copy (for comparison)");
     public static final Knob<String> TRACE = new Knob<>("JCCL_TRACE", "",
             String::trim, "record a timeline per rank (collective chunks) and write it in Chrome Trace Event format (Perfetto, "
                     + "chrome://tracing) when the communicator closes, one file per rank: %r replaced by the rank, else .rankN "

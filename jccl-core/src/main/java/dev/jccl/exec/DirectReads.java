@@ -2,7 +2,9 @@ package dev.jccl.exec;
 
 import dev.jccl.verbs.Access;
 import dev.jccl.verbs.MemoryRegion;
+import dev.jccl.verbs.PeerMemory;
 import dev.jccl.verbs.ProtectionDomain;
+import dev.jccl.verbs.QueuePair;
 
 import java.lang.foreign.MemorySegment;
 import java.util.EnumSet;
@@ -48,12 +50,33 @@ final class DirectReads {
     private final MemorySegment descriptors;
     private final MemoryRegion region;
     private final int slots;
+    /** Loads from the peer's memory (descriptors that arrived) and stores into its slots (fused receives); null: none. */
+    private PeerMemory reads;
+    private PeerMemory stores;
 
     /** One descriptor per FIFO slot, in local memory of {@code pd} that sends may read. */
     DirectReads(ProtectionDomain pd, int slots) {
         this.slots = slots;
         this.descriptors = pd.allocate((long) slots * DESCRIPTOR_BYTES);
         this.region = pd.register(descriptors, EnumSet.noneOf(Access.class));
+    }
+
+    /** The link is connected over {@code qp}: open its accessors of the peer's memory, where the provider has them. */
+    void connected(QueuePair qp) {
+        reads = qp.openPeerMemory();
+        stores = reads == null ? null : qp.openPeerMemory();
+    }
+
+    boolean mapped() {
+        return reads != null;
+    }
+
+    PeerMemory reads() {
+        return reads;
+    }
+
+    PeerMemory stores() {
+        return stores;
     }
 
     /** Fills chunk {@code chunk}'s descriptor; returns its offset. Reused only after that chunk's slot was freed. */
@@ -85,9 +108,34 @@ final class DirectReads {
         return slots.get(JAVA_LONG, offset + 16);
     }
 
-    /** {@code s} as a plain native segment even where it is a mapped file (see {@link Link#slots}). */
+    /**
+     * {@code s} as a plain native segment even where it is a mapped file (shm): the Vector API
+     * compiles loads to SIMD only for the segment class it has seen, and a call site that sees mapped
+     * segments too falls back to a path about a hundred times slower.
+     */
     @SuppressWarnings("restricted") // re-sizing a raw address is the point; native access is granted at launch
     static MemorySegment plainNative(MemorySegment s) {
         return s.isMapped() ? MemorySegment.ofAddress(s.address()).reinterpret(s.byteSize()) : s;
+    }
+
+    /**
+     * Pins the peer memory the descriptor that arrived on {@code link} names ({@code link.direct().reads()}, unpin after
+     * the read) and returns the chunk's offset in it; throws when it is not the {@code bytes} expected or the peer's table
+     * refuses it.
+     */
+    static long pinArrival(Link link, int channel, int fingerprint, long bytes) {
+        MemorySegment slot = link.slots();
+        long at = link.arrivalOffset();
+        long length = lengthAt(slot, at);
+        if (length != bytes) {
+            throw new ExecFailure.Mismatch(link.peer(), channel, ImmCodec.data(fingerprint, link.arrivalChunk()), link.arrivalImm(), bytes, length);
+        }
+        PeerMemory reads = link.direct().reads();
+        if (reads == null) {
+            throw new ExecFailure.LinkLost(link.peer(), channel, null, "peer sent a direct-read descriptor over a provider that cannot map its memory");
+        }
+        long off = reads.pin(rkeyAt(slot, at), addressAt(slot, at), bytes, false);
+        if (off < 0) throw new ExecFailure.LinkLost(link.peer(), channel, null, "direct read refused: " + reads.error());
+        return off;
     }
 }

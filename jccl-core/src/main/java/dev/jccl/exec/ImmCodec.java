@@ -45,6 +45,16 @@ public final class ImmCodec {
         return data(fingerprint ^ DIRECT_SALT, chunkIndex);
     }
 
+    private static final int PLACED_SALT = 0x3C3C_3C3C;
+
+    /**
+     * The immediate of a write of no bytes saying chunk {@code chunkIndex} is in the receiver's slot
+     * already: the sender stored it there while reducing (a fused receive, see {@code ChannelRun}).
+     */
+    public static int placed(int fingerprint, long chunkIndex) {
+        return data(fingerprint ^ PLACED_SALT, chunkIndex);
+    }
+
     /**
      * Which chunk index within {@code window} of {@code expectedIndex} an immediate with the right
      * fingerprint but the wrong index carries; -1 if none (then the fingerprint differs).

@@ -104,9 +104,8 @@ public final class Link implements AutoCloseable {
     }
 
     /**
-     * Creates this side: queue pair in INIT with every receive posted, and the slot FIFO registered
-     * for the peer to write. Hand {@link #localInfo()} and {@link #slotsRemote()} to the peer, then
-     * call {@link #connect}.
+     * Creates this side: queue pair in INIT with every receive posted, and the slot FIFO registered for the peer to write.
+     * Hand {@link #localInfo()} and {@link #slotsRemote()} to the peer, then call {@link #connect}.
      */
     public static Link open(ProtectionDomain pd, int pdIndex, int peer, int channel, FifoDescriptor fifo) {
         return new Link(peer, channel, pdIndex, pd, fifo);
@@ -121,6 +120,7 @@ public final class Link implements AutoCloseable {
         qp.modifyToRtr(remote);
         qp.modifyToRts();
         this.peerSlots = remoteSlots;
+        direct.connected(qp);
     }
 
     public int peer() { return peer; }
@@ -172,11 +172,7 @@ public final class Link implements AutoCloseable {
 
     private void postRecv() {
         boolean posted;
-        try {
-            posted = qp.postRecv(recvWr);
-        } catch (VerbsException e) {
-            throw refused(e);
-        }
+        try { posted = qp.postRecv(recvWr); } catch (VerbsException e) { throw refused(e); }
         if (!posted) throw new ExecFailure.LinkLost(peer, channel, null, "receive queue unexpectedly full");
     }
 
@@ -186,9 +182,7 @@ public final class Link implements AutoCloseable {
     }
 
     /** Whether a data chunk may be posted now: a free slot at the peer and room in the send queue. */
-    public boolean canSend() {
-        return window.canPostData();
-    }
+    public boolean canSend() { return window.canPostData(); }
 
     /**
      * Writes {@code bytes} at {@code address} (registered under {@code lkey}) into the peer's next
@@ -202,27 +196,41 @@ public final class Link implements AutoCloseable {
             post(trailers.trailer(chunk, crc, peerSlots));
             window.trailerPosted();
         }
-        post(dataWr.set(WrIds.DATA, Opcode.RDMA_WRITE_WITH_IMM, address, bytes, lkey,
-                peerSlots.at(fifo.offsetOf(chunk)), peerSlots.rkey(), ImmCodec.data(fingerprint, chunk), true));
-        sendListener = listener;
-        window.dataPosted(op, false);
+        postChunk(address, bytes, lkey, chunk, ImmCodec.data(fingerprint, chunk), false, listener, op);
     }
 
-    /** Whether a chunk may go as a direct-read descriptor ({@link DirectReads}): JCCL_DIRECT, no trailers, a mappable peer. */
-    public boolean directReadable() { return directOn && trailers == null && qp.peerReads() != null; }
+    /** Whether chunks may go as direct-read descriptors or be stored into the peer's slot ({@link DirectReads}). */
+    public boolean directReadable() { return directOn && trailers == null && direct.mapped(); }
 
     /** Writes a descriptor of the chunk at {@code address} (our region {@code rkey}) instead of it ({@link DirectReads}). */
     public void postDirect(long address, long bytes, int rkey, int fingerprint, SendListener listener, int op) {
         checkUsable();
         long chunk = window.nextChunk();
         long at = direct.describe(chunk, rkey, address, bytes);
-        post(dataWr.set(WrIds.DATA, Opcode.RDMA_WRITE_WITH_IMM, direct.address(at), DirectReads.DESCRIPTOR_BYTES, direct.lkey(),
-                peerSlots.at(fifo.offsetOf(chunk)), peerSlots.rkey(), ImmCodec.direct(fingerprint, chunk), true));
-        sendListener = listener;
-        window.dataPosted(op, true);
+        postChunk(direct.address(at), DirectReads.DESCRIPTOR_BYTES, direct.lkey(), chunk, ImmCodec.direct(fingerprint, chunk), true, listener, op);
     }
 
-    dev.jccl.verbs.PeerReads peerReads() { return qp.peerReads(); } // for a descriptor that arrived; null: none
+    DirectReads direct() { return direct; }
+
+    /** Pins the peer's slot of our next chunk for stores; its offset in {@code direct().stores().memory()}, or -1. Needs {@link #canSend()}. */
+    long pinNextSlot(long bytes) {
+        return direct.stores().pin(peerSlots.rkey(), peerSlots.at(fifo.offsetOf(window.nextChunk())), bytes, true);
+    }
+
+    /** Tells the peer that our next chunk, {@code bytes} long, is in its slot already (stored there by a fused receive). */
+    void postPlaced(int fingerprint, SendListener listener, int op) {
+        checkUsable();
+        long chunk = window.nextChunk();
+        postChunk(0, 0, 0, chunk, ImmCodec.placed(fingerprint, chunk), false, listener, op);
+    }
+
+    /** Writes {@code bytes} at {@code address} into the peer's slot of {@code chunk} with {@code imm}; {@code readByPeer}: see SendWindow. */
+    private void postChunk(long address, long bytes, int lkey, long chunk, int imm, boolean readByPeer, SendListener listener, int op) {
+        post(dataWr.set(WrIds.DATA, Opcode.RDMA_WRITE_WITH_IMM, address, bytes, lkey, peerSlots.at(fifo.offsetOf(chunk)), peerSlots.rkey(),
+                imm, true));
+        sendListener = listener;
+        window.dataPosted(op, readByPeer);
+    }
 
     /** JCCL_DIRECT for the chunks this side sends (a receiver honours any descriptor it can map). */
     public void directReads(boolean on) { this.directOn = on; }
@@ -244,10 +252,8 @@ public final class Link implements AutoCloseable {
     public int slotCount() { return fifo.slotCount(); }
 
     /**
-     * The FIFO memory, and ({@link #arrivalOffset()}) the offset in it of the next chunk to apply.
-     * Always a plain native segment, even where the provider's memory is a mapped file (shm): the
-     * Vector API compiles loads to SIMD only for the segment class it has seen, and a call site that
-     * sees mapped slots too falls back to a path about a hundred times slower. Lives as long as the link.
+     * The FIFO memory, and ({@link #arrivalOffset()}) the offset in it of the next chunk to apply; a
+     * plain native segment even over shm's mapped files ({@link DirectReads#plainNative} says why).
      */
     public MemorySegment slots() { return slotsView; }
 
@@ -260,10 +266,9 @@ public final class Link implements AutoCloseable {
     }
 
     /**
-     * Returns freed slots to the peer in one message; returns 1 if it posted one. Unless
-     * {@code force}d, only when half the FIFO waits to be returned: below that the peer still has
-     * half its credits, so the message can wait for a moment when this thread has nothing better
-     * to do, off the critical path of small operations.
+     * Returns freed slots to the peer in one message; returns 1 if it posted one. Unless {@code force}d, only when half the
+     * FIFO waits to be returned: below that the peer still has half its credits, so the message can wait for a moment when
+     * this thread has nothing better to do, off the critical path of small operations.
      */
     public int flushCredits(boolean force) {
         int n = arrivals.toReturn();
@@ -272,11 +277,7 @@ public final class Link implements AutoCloseable {
         // Zero bytes into the peer's FIFO: a valid target even for providers that check the rkey of an empty write.
         creditWr.set(WrIds.CREDIT, Opcode.RDMA_WRITE_WITH_IMM, 0, 0, 0, peerSlots.address(), peerSlots.rkey(),
                 ImmCodec.credit(arrivals.returnedTotalAfterThis()), true);
-        try {
-            if (!qp.postSend(creditWr)) return 0;
-        } catch (VerbsException e) {
-            throw refused(e);
-        }
+        try { if (!qp.postSend(creditWr)) return 0; } catch (VerbsException e) { throw refused(e); }
         window.creditPosted();
         arrivals.returned();
         return 1;
@@ -293,8 +294,5 @@ public final class Link implements AutoCloseable {
     public void breakLink() { qp.modifyToError(); }
 
     @Override
-    public void close() {
-        qp.close();
-        cq.close();
-    }
+    public void close() { qp.close(); cq.close(); }
 }

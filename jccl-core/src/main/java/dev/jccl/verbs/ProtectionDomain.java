@@ -29,7 +29,7 @@ public interface ProtectionDomain extends AutoCloseable {
 
     /**
      * Whether all of {@code segment} is memory peers can map ({@link #allocate} of a provider that
-     * offers {@link QueuePair#peerReads}); such memory may be registered with REMOTE_READ.
+     * offers {@link QueuePair#openPeerMemory}); such memory may be registered with REMOTE_READ.
      */
     default boolean shareable(MemorySegment segment) {
         return false;

@@ -54,10 +54,10 @@ public interface QueuePair extends AutoCloseable {
     String describe();
 
     /**
-     * Direct loads from the connected peer's registered memory, or null where this provider cannot
-     * map it (the default; for shm once connected). Valid until {@link #close}.
+     * A new accessor of the connected peer's registered memory, or null where this provider cannot
+     * map it (the default; shm once connected). Valid until {@link #close}.
      */
-    default PeerReads peerReads() {
+    default PeerMemory openPeerMemory() {
         return null;
     }
 

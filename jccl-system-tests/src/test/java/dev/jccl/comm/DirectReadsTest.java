@@ -45,13 +45,53 @@ class DirectReadsTest {
     })
     @Timeout(180)
     void directReadsGiveTheBitsOfTheCopyingPath(String algo, int n) {
-        Map<String, String> knobs = knobs(algo, "1");
-        Outcome direct = run(n, r -> hierarchical(knobs, algo, r), r -> true);
-        Outcome copying = run(n, r -> hierarchical(knobs, algo, r), r -> false);
+        Outcome direct = run(n, r -> hierarchical(knobs(algo, "1"), algo, r), r -> true);
+        Outcome fallback = run(n, r -> hierarchical(knobs(algo, "1"), algo, r), r -> false);
+        Outcome copying = run(n, r -> hierarchical(knobs(algo, "0"), algo, r), r -> false);
         assertSame(copying, direct);
+        assertSame(copying, fallback);
         assertTrue(direct.delta.get(Counter.DIRECT_READ_BYTES) > 0, "shared buffers were read in place");
-        assertEquals(0, copying.delta.get(Counter.DIRECT_READ_BYTES), "private buffers are copied, never read in place");
-        assertEquals(0, copying.delta.get(Counter.DIRECT_SENT_BYTES));
+        assertEquals(0, fallback.delta.get(Counter.DIRECT_READ_BYTES), "private buffers are copied, never read in place");
+        assertEquals(0, fallback.delta.get(Counter.DIRECT_SENT_BYTES));
+        assertEquals(0, copying.delta.get(Counter.DIRECT_READ_BYTES) + copying.delta.get(Counter.FUSED_BYTES), "JCCL_DIRECT=0 only copies");
+    }
+
+    /**
+     * Private buffers over a 3-rank chain (ring broadcast and reduce): the middle rank stores what it
+     * receives (reduces) straight into the next rank's slot as it copies (reduces) it, and the
+     * results are those of the copying path.
+     */
+    @Test
+    @Timeout(120)
+    void privateChainsFuseTheReceiveWithTheNextSend() {
+        Outcome fused = chains(knobs("ring", "1"));
+        Outcome copying = chains(knobs("ring", "0"));
+        assertSame(copying, fused);
+        assertEquals(0, fused.delta.get(Counter.DIRECT_READ_BYTES));
+        assertTrue(fused.delta.get(Counter.FUSED_BYTES) > 0, "receives stored straight into the next rank's slots");
+        assertEquals(0, copying.delta.get(Counter.FUSED_BYTES));
+    }
+
+    private static Outcome chains(Map<String, String> knobs) {
+        long count = 1 << 18;
+        DataPathCounters.Snapshot before = DataPathCounters.snapshot();
+        List<List<byte[]>> results = CommRanks.run(3, knobs, comm -> {
+            List<byte[]> out = new ArrayList<>();
+            try (Arena arena = Arena.ofShared()) {
+                MemorySegment in = arena.allocate(4 * count, 64);
+                MemorySegment res = arena.allocate(4 * count, 64);
+                for (int round = 0; round < 3; round++) {
+                    fill(in, 4 * count, comm.rank(), 100 + round);
+                    comm.broadcast(in, res, count, DataType.FLOAT32, 0).await();
+                    out.add(bytes(res, 4 * count));
+                    comm.reduce(in, res, count, DataType.FLOAT32, ReduceOp.SUM, 0).await();
+                    if (comm.rank() == 0) out.add(bytes(res, 4 * count));
+                }
+            }
+            comm.barrier().await();
+            return out;
+        });
+        return new Outcome(results, DataPathCounters.snapshot().since(before));
     }
 
     @Test
@@ -66,7 +106,7 @@ class DirectReadsTest {
     @Test
     @Timeout(120)
     void oneRankSharedOneRankPrivate() {
-        Outcome copying = run(2, r -> knobs("ring", "1"), r -> false);
+        Outcome copying = run(2, r -> knobs("ring", "0"), r -> false);
         Outcome mixed = run(2, r -> knobs("ring", "1"), r -> r == 0);
         assertSame(copying, mixed);
         assertTrue(mixed.delta.get(Counter.DIRECT_READ_BYTES) > 0, "rank 1 read rank 0's shared buffers in place");

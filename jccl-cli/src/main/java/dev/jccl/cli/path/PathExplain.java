@@ -93,6 +93,11 @@ final class PathExplain {
     /** The copies direct reads saved, or how to get them. */
     private static Finding directReads(boolean array, boolean shared, String provider, DataPathCounters.Snapshot c) {
         long direct = c.get(Counter.DIRECT_READ_BYTES);
+        long fused = c.get(Counter.FUSED_BYTES);
+        if (fused > 0 && direct == 0) {
+            return Finding.ok("direct reads", "none, but receives stored " + Sizes.formatBytes(fused) + " straight into the next rank's FIFO slots"
+                    + " while reducing or copying: that many bytes of send copies saved");
+        }
         if (direct > 0) {
             return Finding.ok("direct reads", "peers read " + Sizes.formatBytes(direct) + " in place: that many bytes of copies into FIFOs saved"
                     + " (" + Sizes.formatBytes(c.get(Counter.PROVIDER_COPY_BYTES)) + " still copied by the provider)");

@@ -7,7 +7,7 @@ import dev.jccl.util.WaitPolicy;
 import dev.jccl.util.Deadline;
 import dev.jccl.verbs.ConnectInfo;
 import dev.jccl.verbs.QpInitAttr;
-import dev.jccl.verbs.PeerReads;
+import dev.jccl.verbs.PeerMemory;
 import dev.jccl.verbs.QpState;
 import dev.jccl.verbs.QueuePair;
 import dev.jccl.verbs.RecvWr;
@@ -54,7 +54,6 @@ final class ShmQueuePair implements QueuePair {
     private volatile RemoteContext peer;
     private volatile QpFileCodec peerQp;
     private volatile String description;
-    private volatile ShmPeerReads peerReads;
     private boolean closed; // guarded by this
 
     ShmQueuePair(ShmProtectionDomain pd, QpInitAttr attr, int qpn) {
@@ -113,7 +112,6 @@ final class ShmQueuePair implements QueuePair {
             state.toRtr();
             peer = rc;
             peerQp = pq;
-            peerReads = new ShmPeerReads(rc, pq.pdId());
             sendQueue.connect(new Delivery(rc, pq, sendCq, context.lid(), qpn, context.rnrTimeoutNs(), context.timeoutNs()));
             file.publishPeer(rc.lid(), remote.qpn());
             file.publishState(QpState.RTR.ordinal());
@@ -126,8 +124,10 @@ final class ShmQueuePair implements QueuePair {
     }
 
     @Override
-    public PeerReads peerReads() {
-        return peerReads;
+    public PeerMemory openPeerMemory() {
+        RemoteContext rc = peer;
+        QpFileCodec pq = peerQp;
+        return rc == null || pq == null ? null : new ShmPeerMemory(rc, pq.pdId());
     }
 
     @Override

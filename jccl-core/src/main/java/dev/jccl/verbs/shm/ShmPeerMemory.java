@@ -1,19 +1,20 @@
 package dev.jccl.verbs.shm;
 
-import dev.jccl.verbs.PeerReads;
+import dev.jccl.verbs.PeerMemory;
 
 import java.lang.foreign.MemorySegment;
 
 import static dev.jccl.verbs.shm.ControlDescriptor.RIGHT_REMOTE_READ;
+import static dev.jccl.verbs.shm.ControlDescriptor.RIGHT_REMOTE_WRITE;
 
 /**
- * Direct loads from a connected peer's shared allocations: the region table lookup and pin of an
- * RDMA_READ ({@link RemoteRegions#acquire}), without the copy. The peer's backing file is mapped
+ * Loads from and stores into a connected peer's shared allocations: the region table lookup and
+ * pin of an RDMA_READ or RDMA_WRITE ({@link RemoteRegions#acquire}), without the copy. The peer's backing file is mapped
  * once per process ({@link RemoteContext#memory}); readers get a plain native view of it, with the
  * mapping's scope, because the Vector API kernels compile to SIMD only for the segment class they
  * have seen (see {@code Link.slots}). Progress thread only.
  */
-final class ShmPeerReads implements PeerReads {
+final class ShmPeerMemory implements PeerMemory {
     private static final int VIEWS = 8;
 
     private final RemoteContext peer;
@@ -24,14 +25,14 @@ final class ShmPeerReads implements PeerReads {
     private int nextView;
     private MemorySegment memory;
 
-    ShmPeerReads(RemoteContext peer, int peerPdId) {
+    ShmPeerMemory(RemoteContext peer, int peerPdId) {
         this.peer = peer;
         this.peerPdId = peerPdId;
     }
 
     @Override
-    public long pin(int rkey, long address, long length) {
-        if (!peer.regions().acquire(rkey, address, length, RIGHT_REMOTE_READ, peerPdId, target)) return -1;
+    public long pin(int rkey, long address, long length, boolean write) {
+        if (!peer.regions().acquire(rkey, address, length, write ? RIGHT_REMOTE_WRITE : RIGHT_REMOTE_READ, peerPdId, target)) return -1;
         memory = plainView(target.memory);
         return target.offset;
     }
