@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs one benchmark main of the bench module (bench/src/main/java), compiling it first:
 #   bench/run-main.sh dev.jccl.comm.AllReduceBench [ranks] [provider] [bytes...]
+#   bench/run-main.sh dev.jccl.comm.DirectReadsBench [ranks] [rounds] [iterations] [MiB...]   (shared vs private buffers, JCCL_DIRECT)
 #   bench/run-main.sh dev.jccl.comm.RegistrationBench [shm|tcp]
 #   bench/run-main.sh dev.jccl.verbs.shm.ShmPingPongBench [iterations]
 #   bench/run-main.sh dev.jccl.verbs.tcp.TcpLoopbackBench

@@ -120,4 +120,17 @@ public interface Communicator extends ArrayCollectives, AutoCloseable {
 
     /** Completes once every rank has called it. */
     Work barrier();
+
+    /**
+     * Native memory of {@code bytes} (zeroed, page-aligned) for buffers of this communicator's calls,
+     * from the shared memory of the provider that connects this rank with the other ranks on its host
+     * (shm), registered there once. Calls whose buffers lie in it let peers on this host read and
+     * reduce them in place, saving a copy per chunk (JCCL_DIRECT; {@code jccl path} counts the
+     * saved copies); without such peers it is plain memory that every call accepts and copies as
+     * usual. Not collective. Freed when the communicator closes (there is no separate free): using
+     * the segment afterwards throws, and it may be used only while the communicator is open.
+     */
+    default MemorySegment allocate(long bytes) {
+        throw new UnsupportedOperationException("this communicator does not allocate shared memory");
+    }
 }

@@ -57,6 +57,7 @@ final class CommEngine implements Agent, AutoCloseable {
     ProgressHandOff progress() { return progress; }
     OpQueue ops() { return ops; }
     String providerFor(int peer) { return res.transports().choose(peer); }
+    java.lang.foreign.MemorySegment allocate(long bytes) { return res.transports().allocate(bytes); }
     FlightRecorder recorder() { return failures.recorder(); }
 
     /** A caller starts ({@code +1}) or stops ({@code -1}) waiting; see {@link ProgressHandOff}. */

@@ -102,6 +102,7 @@ public final class CommFactory {
         Kernels kernels = Kernels.select(config.get(Knobs.REDUCE_KERNEL));
         Transports transports = new Transports(config, rank, hellos);
         LinkTable links = new LinkTable(rank, size, ns, transports, fifo, timeoutNs, sliceNs);
+        links.directReads(config.get(Knobs.DIRECT));
         PlanCache plans = new PlanCache(rank, who.topology(), overrides, fifo, dev.jccl.algo.Protocol.parse(config.get(Knobs.PROTO)),
                 peer -> LL_PROVIDERS.contains(transports.choose(peer)));
         Scratch scratch = new Scratch();

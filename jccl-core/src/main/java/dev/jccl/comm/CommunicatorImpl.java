@@ -80,6 +80,13 @@ final class CommunicatorImpl implements Communicator {
     /** This rank's flight recorder (for diagnostics and tests). */
     FlightRecorder recorder() { return engine.recorder(); }
 
+    @Override
+    public MemorySegment allocate(long bytes) {
+        if (bytes < 0) throw new IllegalArgumentException("cannot allocate " + bytes + " bytes");
+        if (closed) throw new CommAbortedException("communicator is closed", null);
+        return engine.allocate(bytes);
+    }
+
     @Override public int rank() { return who.rank(); }
     @Override public int size() { return who.size(); }
     @Override public int localRank() { return who.localRank(); }

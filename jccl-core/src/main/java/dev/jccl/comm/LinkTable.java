@@ -50,6 +50,7 @@ final class LinkTable implements OpRun.LinkSource, LlRun.LaneSource, AutoCloseab
     private final List<Link> all = new ArrayList<>();
     /** Each link's low-latency lane, made and exchanged with the link (a few hundred KiB beside its FIFO). */
     private final Map<Long, LlLane> lanes = new HashMap<>();
+    private volatile boolean directReads = true;
 
     LinkTable(int rank, int size, Store store, Transports transports, FifoDescriptor fifo, long timeoutNs, long sliceNs) {
         this.rank = rank;
@@ -57,6 +58,11 @@ final class LinkTable implements OpRun.LinkSource, LlRun.LaneSource, AutoCloseab
         this.fifo = fifo;
         this.timeoutNs = timeoutNs;
         this.slices = new PeerExchange(store, rank, size, sliceNs);
+    }
+
+    /** JCCL_DIRECT for the links made from now on (see {@code exec.DirectReads}). */
+    void directReads(boolean on) {
+        this.directReads = on;
     }
 
     @Override
@@ -86,6 +92,7 @@ final class LinkTable implements OpRun.LinkSource, LlRun.LaneSource, AutoCloseab
                     setups.add(ConnectionEvent.beginIfRecording(rank, peer, p.channel()));
                     Transports.Endpoint e = transports.endpointFor(peer);
                     Link l = Link.open(e.pd(), e.index(), peer, p.channel(), fifo);
+                    l.directReads(directReads);
                     fresh.add(l);
                     LlLane lane = LlLane.open(l);
                     freshLanes.add(lane);

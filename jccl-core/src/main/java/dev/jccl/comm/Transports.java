@@ -3,6 +3,7 @@ package dev.jccl.comm;
 import dev.jccl.config.Config;
 import dev.jccl.trace.Log;
 import dev.jccl.trace.Subsys;
+import dev.jccl.verbs.Access;
 import dev.jccl.verbs.DeviceContext;
 import dev.jccl.verbs.PathKind;
 import dev.jccl.verbs.ProtectionDomain;
@@ -10,7 +11,10 @@ import dev.jccl.verbs.Providers;
 import dev.jccl.verbs.VerbsException;
 import dev.jccl.verbs.VerbsProvider;
 
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -38,6 +42,8 @@ final class Transports implements AutoCloseable {
     private final Map<String, Endpoint> open = new LinkedHashMap<>();
     private final List<Endpoint> byIndex = new ArrayList<>();
     private final Map<Integer, String> chosen = new HashMap<>();
+    /** Where {@link #allocate} takes memory when no peer shares this host; made on first need. */
+    private Arena privateArena;
 
     Transports(Config config, int rank, List<Hello> hellos) {
         this(config, rank, hellos, Providers.allowed(config));
@@ -130,6 +136,26 @@ final class Transports implements AutoCloseable {
         return e;
     }
 
+    /**
+     * Memory for callers' buffers ({@code Communicator.allocate}): from the protection domain of the
+     * provider that carries traffic to the first peer on this host, registered there once with
+     * REMOTE_READ where peers can map it (shm), so sends from it go as direct reads. Elsewhere (no
+     * peer on this host, or a provider without shared memory) plain memory: still valid for every
+     * call, only copied as any private buffer is. Freed when the communicator closes.
+     */
+    synchronized MemorySegment allocate(long bytes) {
+        String host = hellos.get(rank).hostId();
+        for (int peer = 0; peer < hellos.size(); peer++) {
+            if (peer == rank || !hellos.get(peer).hostId().equals(host)) continue;
+            ProtectionDomain pd = endpointFor(peer).pd();
+            MemorySegment m = pd.allocate(bytes);
+            if (pd.shareable(m)) pd.register(m, EnumSet.of(Access.REMOTE_READ)); // kept until the domain closes
+            return m;
+        }
+        if (privateArena == null) privateArena = Arena.ofShared();
+        return privateArena.allocate(Math.max(bytes, 1), 64).asSlice(0, bytes);
+    }
+
     @Override
     public synchronized void close() {
         for (Endpoint e : byIndex) {
@@ -141,5 +167,7 @@ final class Transports implements AutoCloseable {
         }
         open.clear();
         byIndex.clear();
+        if (privateArena != null) privateArena.close();
+        privateArena = null;
     }
 }

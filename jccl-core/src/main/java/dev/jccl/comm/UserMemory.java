@@ -27,6 +27,8 @@ import java.util.Map;
 final class UserMemory implements Bindings.Registrar {
     private static final int ENTRIES_PER_DOMAIN = 64;
     private static final EnumSet<Access> LOCAL_SOURCE = EnumSet.noneOf(Access.class);
+    /** Memory peers can map (Communicator.allocate) is registered readable by them: sends from it may be direct reads. */
+    private static final EnumSet<Access> SHARED_SOURCE = EnumSet.of(Access.REMOTE_READ);
 
     private record Range(long address, long bytes) {}
 
@@ -71,7 +73,7 @@ final class UserMemory implements Bindings.Registrar {
             e = null;
         }
         if (e == null) {
-            e = new Cached(owner, pd.register(owner, LOCAL_SOURCE));
+            e = new Cached(owner, pd.register(owner, pd.shareable(owner) ? SHARED_SOURCE : LOCAL_SOURCE));
             cache.put(key, e);
         }
         recentPd[nextRecent] = pd;

@@ -73,6 +73,10 @@ public final class Knobs {
     public static final Knob<Boolean> CHECKSUM = new Knob<>("JCCL_CHECKSUM", "0",
             Knobs::bool, "1 = every chunk carries a CRC-32C of its payload, checked before it is applied: silent data corruption"
                     + " fails the collective on every rank, naming sender, channel and chunk (every rank must agree)");
+    public static final Knob<Boolean> DIRECT = new Knob<>("JCCL_DIRECT", "1",
+            Knobs::bool, "1 = where a send's buffer is from Communicator.allocate and the peer can map it (shm), the peer reads it"
+                    + " in place instead of this rank copying it into the peer's FIFO, and a receive whose result goes on to"
+                    + " the next peer stores it straight into that peer's slot; 0 = always copy (for comparison)");
     public static final Knob<String> TRACE = new Knob<>("JCCL_TRACE", "",
             String::trim, "record a timeline per rank (collective chunks) and write it in Chrome Trace Event format (Perfetto, "
                     + "chrome://tracing) when the communicator closes, one file per rank: %r replaced by the rank, else .rankN "
@@ -87,7 +91,8 @@ public final class Knobs {
     /** All knobs, in the order devinfo -v prints them. */
     public static final List<Knob<?>> ALL = List.of(DEBUG, DEBUG_SUBSYS, DEBUG_FILE, LOG, TRANSPORT, TIMEOUT_NS,
             QPS_PER_CONNECTION, TCP_INLINE, SOCKET_IFNAME, AUTH_TOKEN, SHM_DIR, HEARTBEAT_NS, RNR_TIMEOUT_NS, SPIN_NS, HOST_ID,
-            STORE_HOSTED, ALGO, NCHANNELS, CHUNKSIZE, BUFFSIZE, REDUCE_KERNEL, CHECKSUM, TRACE, JAVA_OPTS, PROTO);
+            STORE_HOSTED, ALGO, NCHANNELS, CHUNKSIZE, BUFFSIZE, REDUCE_KERNEL, CHECKSUM, TRACE, JAVA_OPTS, PROTO,
+            DIRECT);
 
     private static String level(String s) {
         String v = s.trim().toUpperCase(Locale.ROOT);

@@ -25,13 +25,15 @@ final class BucketState {
     /** This step's collective; null until the bucket leaves. */
     Launch launch;
 
-    BucketState(BucketPlan.Bucket plan, int worldSize, Arena arena) {
+    /** Buffers from {@code coll} ({@link GradientCollectives#allocate}: shared where it can be, so peers read them in place). */
+    BucketState(BucketPlan.Bucket plan, GradientCollectives coll, Arena arena) {
         this.plan = plan;
-        this.buffer = arena.allocate(plan.bytes(), 8);
-        this.values = arena.allocate(plan.paddedElems() * Float.BYTES, 8);
+        int worldSize = coll.worldSize();
+        this.buffer = coll.allocate(plan.bytes(), arena);
+        this.values = coll.allocate(plan.paddedElems() * Float.BYTES, arena);
         this.shardElems = plan.scattered() ? plan.paddedElems() / worldSize : plan.paddedElems();
-        this.shard = plan.scattered() ? arena.allocate(plan.type().bytes(shardElems), 8) : null;
-        this.valueShard = plan.scattered() ? arena.allocate(shardElems * Float.BYTES, 8) : null;
+        this.shard = plan.scattered() ? coll.allocate(plan.type().bytes(shardElems), arena) : null;
+        this.valueShard = plan.scattered() ? coll.allocate(shardElems * Float.BYTES, arena) : null;
     }
 
     boolean full() {

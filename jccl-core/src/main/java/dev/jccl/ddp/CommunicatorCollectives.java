@@ -5,6 +5,7 @@ import dev.jccl.DataType;
 import dev.jccl.ReduceOp;
 import dev.jccl.Work;
 
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.Objects;
 
@@ -18,6 +19,12 @@ public final class CommunicatorCollectives implements GradientCollectives {
 
     public CommunicatorCollectives(Communicator comm) {
         this.comm = Objects.requireNonNull(comm, "communicator");
+    }
+
+    /** From {@link Communicator#allocate}: freed when the communicator closes, not with {@code fallback}. */
+    @Override
+    public MemorySegment allocate(long bytes, Arena fallback) {
+        return comm.allocate(bytes);
     }
 
     @Override

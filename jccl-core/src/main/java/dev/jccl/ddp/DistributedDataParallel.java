@@ -62,7 +62,7 @@ public final class DistributedDataParallel implements AutoCloseable {
         this.params = List.copyOf(o.params);
         for (Param p : params) indexByName.put(p.name(), p.index());
         this.plan = BucketPlan.build(params, o.bucketBytes, o.communicationType, coll.worldSize(), o.sharding);
-        this.buckets = plan.buckets().stream().map(b -> new BucketState(b, coll.worldSize(), arena)).toArray(BucketState[]::new);
+        this.buckets = plan.buckets().stream().map(b -> new BucketState(b, coll, arena)).toArray(BucketState[]::new);
         this.owned = Ownership.of(plan, params, coll.rank());
         this.ready = new boolean[params.size()];
         this.accumulation = new Accumulation(o.accumulationSteps, coll.worldSize());

@@ -2,6 +2,7 @@ package dev.jccl.ddp;
 
 import dev.jccl.DataType;
 
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 
 /**
@@ -32,6 +33,15 @@ public interface GradientCollectives {
 
     /** {@code output} (worldSize blocks) becomes every rank's {@code input}, in rank order. */
     Pending allGather(MemorySegment input, MemorySegment output, DataType type);
+
+    /**
+     * Memory for bucket buffers, zeroed: where the collectives can read it in place (a communicator's
+     * shared memory, see {@code Communicator.allocate}), peers reduce straight from it. By default
+     * from {@code fallback}, which the caller frees; otherwise freed when the collectives' owner closes.
+     */
+    default MemorySegment allocate(long bytes, Arena fallback) {
+        return fallback.allocate(bytes, 8);
+    }
 
     /** A started collective. */
     interface Pending {

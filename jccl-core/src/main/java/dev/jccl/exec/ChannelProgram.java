@@ -53,6 +53,19 @@ public final class ChannelProgram {
     final int[][] waitStart;
     final int[][] waitOp;
     final int[][] waitNeed;
+    /**
+     * For a send, the operations that wait for it (others: empty). A send none of them waits for may
+     * go as a direct read, whose {@code done} comes only when the peer has read it ({@link DirectReads}
+     * has why that must not gate anything but the end of the operation); an in-place copy that
+     * {@link ChannelRun#reset} finds already done waits for nothing.
+     */
+    final int[][] waiters;
+    /**
+     * For a receive, the send (to any peer) of exactly the span it writes that waits for it, which a
+     * fused receive may store straight into that peer's slot while applying the chunk
+     * (recvReduceCopySend); -1 if none.
+     */
+    final int[] fuseInto;
     private final int[] peers;
 
     private ChannelProgram(int channel, long chunkElems, long scratchElems, List<Op> list, ChunkHazards hazards) {
@@ -91,6 +104,23 @@ public final class ChannelProgram {
             compileWaits(k, hazards);
         }
         peers = java.util.Arrays.stream(peer).filter(x -> x >= 0).distinct().sorted().toArray();
+        fuseInto = new int[ops];
+        for (int k = 0; k < ops; k++) fuseInto[k] = kind[k] == RECV ? forwardOf(k) : -1;
+        waiters = new int[ops][];
+        for (int k = 0; k < ops; k++) {
+            final int send = k;
+            waiters[k] = kind[k] != SEND ? new int[0]
+                    : java.util.stream.IntStream.range(0, ops).filter(j -> java.util.Arrays.stream(waitOp[j]).anyMatch(w -> w == send)).toArray();
+        }
+    }
+
+    /** The first later send of exactly receive {@code k}'s target span that waits for it; -1 if none. */
+    private int forwardOf(int k) {
+        for (int j = k + 1; j < ops; j++) {
+            if (kind[j] != SEND || srcBuf[j] != dstBuf[k] || srcOff[j] != dstOff[k] || count[j] != count[k]) continue;
+            for (int w : waitOp[j]) if (w == k) return j;
+        }
+        return -1;
     }
 
     private void compileWaits(int k, ChunkHazards hazards) {

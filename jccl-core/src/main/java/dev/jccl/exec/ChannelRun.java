@@ -4,7 +4,9 @@ import dev.jccl.trace.DataPathCounters;
 import dev.jccl.DataType;
 import dev.jccl.ReduceOp;
 import dev.jccl.algo.BufferId;
+import dev.jccl.verbs.Access;
 import dev.jccl.verbs.MemoryRegion;
+import dev.jccl.verbs.PeerMemory;
 
 import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
@@ -33,10 +35,15 @@ final class ChannelRun implements Link.SendListener {
     private final int eb;
     private final int[] posted;
     private final int[] done;
+    /** Per op: a send that may go as direct reads in this operation (see {@link ChannelProgram#waiters}). */
+    private final boolean[] directOk;
     private final ChunkTrace trace;
     private ReduceOp reduceWith;
     private int fingerprint;
     private int firstOpen;
+    private long pinnedSlot; // offset of the peer's slot pinned for a fused receive's stores (fusable)
+    /** A fused receive stores its result into the peer's slot in blocks this big, each while still in cache. */
+    private static final long FUSED_BLOCK_BYTES = 32 << 10;
 
     ChannelRun(ChannelProgram p, Link[] linkOf, Bindings bind, DataType type, Kernels kernels, ChunkTrace trace) {
         this.p = p;
@@ -48,6 +55,7 @@ final class ChannelRun implements Link.SendListener {
         this.eb = type.byteSize();
         this.posted = new int[p.ops];
         this.done = new int[p.ops];
+        this.directOk = new boolean[p.ops];
         this.firstOpen = p.ops;
     }
 
@@ -61,6 +69,11 @@ final class ChannelRun implements Link.SendListener {
         for (int k = 0; k < p.ops; k++) {
             // An in-place call can make a copy's source and target the same memory: nothing to move.
             if (p.kind[k] == COPY && address(p.srcBuf[k], p.srcOff[k]) == address(p.dstBuf[k], p.dstOff[k])) done[k] = p.chunks[k];
+        }
+        for (int k = 0; k < p.ops; k++) {
+            boolean ok = p.kind[k] == SEND;
+            for (int w : p.waiters[k]) ok &= done[w] == p.chunks[w]; // only a copy found done in place waits for nothing
+            directOk[k] = ok;
         }
         skipFinished();
     }
@@ -112,6 +125,13 @@ final class ChannelRun implements Link.SendListener {
             MemorySegment src = bind.segment(p.srcBuf[k], p.channel);
             MemoryRegion mr = bind.region(p.srcBuf[k], p.channel, link.pd(), link.pdIndex());
             trace.posted(k, c);
+            if (directOk[k] && mr.access().contains(Access.REMOTE_READ) && link.directReadable()) {
+                link.postDirect(src.address() + (p.srcOff[k] + first) * eb, bytes, mr.rkey(), fingerprint, this, k);
+                DataPathCounters.add(DataPathCounters.Counter.DIRECT_SENT_BYTES, bytes);
+                posted[k]++;
+                n++;
+                continue;
+            }
             Trailers t = link.trailers();
             int crc = t == null ? 0 : t.of(src, (p.srcOff[k] + first) * eb, bytes);
             link.postData(src.address() + (p.srcOff[k] + first) * eb, bytes, mr.lkey(), fingerprint, crc, this, k);
@@ -146,29 +166,45 @@ final class ChannelRun implements Link.SendListener {
             long first = done[k] * p.chunkElems;
             long elems = Math.min(p.chunkElems, p.count[k] - first);
             long bytes = elems * eb;
-            if (link.arrivalImm() != ImmCodec.data(fingerprint, link.arrivalChunk()) || link.arrivalBytes() != bytes) throw misfit(link, bytes);
+            boolean direct = link.arrivalImm() == ImmCodec.direct(fingerprint, link.arrivalChunk())
+                    && link.arrivalBytes() == DirectReads.DESCRIPTOR_BYTES;
+            boolean placed = link.arrivalImm() == ImmCodec.placed(fingerprint, link.arrivalChunk()) && link.arrivalBytes() == 0;
+            if (!direct && !placed && (link.arrivalImm() != ImmCodec.data(fingerprint, link.arrivalChunk()) || link.arrivalBytes() != bytes)) {
+                throw ChannelDiagnostics.misfit(link, p.channel, fingerprint, bytes);
+            }
             Trailers t = link.trailers();
-            if (t != null) verify(t, link, k, done[k], bytes);
+            if (t != null && !direct) verify(t, link, k, done[k], bytes);
             MemorySegment dst = bind.segment(p.dstBuf[k], p.channel);
             long dstOff = (p.dstOff[k] + first) * eb;
             long startNs = trace.now();
-            if (p.reduce[k]) {
-                MemorySegment operand = bind.segment(p.srcBuf[k], p.channel);
-                long operandOff = (p.srcOff[k] + first) * eb;
-                MemorySegment slots = link.slots();
-                long incomingOff = link.arrivalOffset();
-                // The operand order the schedule chose (local first unless it says otherwise): ranks
-                // that both compute one result agree on it, so their bits agree.
-                if (p.incomingFirst[k]) kernels.reduce(type, reduceWith, dst, dstOff, slots, incomingOff, operand, operandOff, elems);
-                else kernels.reduce(type, reduceWith, dst, dstOff, operand, operandOff, slots, incomingOff, elems);
-            } else {
-                MemorySegment.copy(link.slots(), link.arrivalOffset(), dst, dstOff, bytes);
+            // A direct read takes the chunk from the peer's buffer where the descriptor in the slot says.
+            long incomingOff = direct ? DirectReads.pinArrival(link, p.channel, fingerprint, bytes) : link.arrivalOffset();
+            PeerMemory peerMemory = direct ? link.direct().reads() : null;
+            MemorySegment slots = direct ? peerMemory.memory() : link.slots();
+            int forward = fusable(k, done[k], bytes);
+            Link next = forward >= 0 ? linkOf[forward] : null;
+            try {
+                if (next == null) apply(k, first, elems, dst, dstOff, slots, incomingOff);
+                else applyAndStore(k, first, elems, dst, dstOff, slots, incomingOff, next.direct().stores().memory(), pinnedSlot);
+            } finally {
+                if (direct) peerMemory.unpin();
+                if (next != null) next.direct().stores().unpin();
             }
+            if (direct) DataPathCounters.add(DataPathCounters.Counter.DIRECT_READ_BYTES, bytes);
             DataPathCounters.add(p.reduce[k] ? DataPathCounters.Counter.REDUCED_BYTES : DataPathCounters.Counter.RUNTIME_COPY_BYTES, bytes);
             trace.received(done[k], p.peer[k], bytes, p.reduce[k], startNs);
+            if (next != null) { // the send of this span: its chunk is in the peer's slot already, and its waits are met with this one
+                trace.posted(forward, posted[forward]);
+                next.postPlaced(fingerprint, this, forward);
+                DataPathCounters.add(DataPathCounters.Counter.SENT_BYTES, bytes);
+                DataPathCounters.add(DataPathCounters.Counter.CHUNKS_SENT, 1);
+                DataPathCounters.add(DataPathCounters.Counter.FUSED_BYTES, bytes);
+                posted[forward]++;
+            }
             link.consumed(fingerprint);
-            // Return slots once half the FIFO is held, so a streaming peer never waits for them.
-            link.flushCredits(false);
+            // Return slots once half the FIFO is held, so a streaming peer never waits for them; at once
+            // after a direct read, which the peer counts as sent only when this credit arrives.
+            link.flushCredits(direct);
             done[k]++;
             n++;
         }
@@ -176,19 +212,54 @@ final class ChannelRun implements Link.SendListener {
     }
 
     /**
-     * Why the next arrival on {@code link} does not fit: a chunk of this operation (or a late copy of
-     * one of the previous operation on the link) out of place, lost, duplicated or reordered under the
-     * verbs contract; or a chunk of another operation.
+     * The send that chunk {@code c} of receive {@code k} may store straight into the peer's slot of
+     * while it is applied (recvReduceCopySend: the result is written once more from cache instead of
+     * being read back by a copy), with that slot pinned ({@link #pinnedSlot}); -1 when it may not:
+     * no such send, JCCL_DIRECT off or a peer that cannot be mapped, the send would go as a direct
+     * read anyway, or it could not be posted right after this chunk (order on its link, a credit,
+     * its other waits). Holding a credit means the peer has finished with that slot.
      */
-    private ExecFailure misfit(Link link, long bytes) {
-        long at = ImmCodec.misplacedIndex(link.arrivalImm(), fingerprint, link.arrivalChunk(), 2 * link.slotCount());
-        if (at < 0) at = ImmCodec.misplacedIndex(link.arrivalImm(), link.lastFingerprint(), link.arrivalChunk(), 2 * link.slotCount());
-        if (at >= 0) {
-            return new ExecFailure.LinkLost(link.peer(), p.channel, null, "chunk " + at + " of the link arrived where chunk "
-                    + link.arrivalChunk() + " was due: the transport lost, duplicated or reordered a write");
+    private int fusable(int k, int c, long bytes) {
+        int j = p.fuseInto[k];
+        if (j < 0 || posted[j] != c || c >= p.chunks[j]) return -1;
+        int prev = p.prevSameLink[j];
+        Link next = linkOf[j];
+        if ((prev >= 0 && posted[prev] < p.chunks[prev]) || !next.directReadable() || !next.canSend()) return -1;
+        if (directOk[j] && bind.region(p.srcBuf[j], p.channel, next.pd(), next.pdIndex()).access().contains(Access.REMOTE_READ)) return -1;
+        int[] start = p.waitStart[j];
+        for (int i = start[c]; i < start[c + 1]; i++) {
+            int op = p.waitOp[j][i];
+            if (done[op] + (op == k ? 1 : 0) < p.waitNeed[j][i]) return -1;
         }
-        int expected = ImmCodec.data(fingerprint, link.arrivalChunk());
-        return new ExecFailure.Mismatch(link.peer(), p.channel, expected, link.arrivalImm(), bytes, link.arrivalBytes());
+        pinnedSlot = next.pinNextSlot(bytes);
+        return pinnedSlot < 0 ? -1 : j;
+    }
+
+    /** {@link #apply}, storing each block of the result into {@code slot} too while it is still in cache. */
+    private void applyAndStore(int k, long first, long elems, MemorySegment dst, long dstOff, MemorySegment src, long srcOff,
+                               MemorySegment slot, long slotOff) {
+        long block = Math.max(1, FUSED_BLOCK_BYTES / eb);
+        for (long i = 0; i < elems; i += block) {
+            long m = Math.min(block, elems - i);
+            apply(k, first + i, m, dst, dstOff + i * eb, src, srcOff + i * eb);
+            MemorySegment.copy(dst, dstOff + i * eb, slot, slotOff + i * eb, m * eb);
+        }
+    }
+
+
+    /** Reduces or copies one arrived chunk, whose data is at {@code incomingOff} of {@code slots}, into its target. */
+    private void apply(int k, long first, long elems, MemorySegment dst, long dstOff, MemorySegment slots, long incomingOff) {
+        // first: the chunk's first element within op k, so the local operand lines up
+        if (p.reduce[k]) {
+            MemorySegment operand = bind.segment(p.srcBuf[k], p.channel);
+            long operandOff = (p.srcOff[k] + first) * eb;
+            // The operand order the schedule chose (local first unless it says otherwise): ranks
+            // that both compute one result agree on it, so their bits agree.
+            if (p.incomingFirst[k]) kernels.reduce(type, reduceWith, dst, dstOff, slots, incomingOff, operand, operandOff, elems);
+            else kernels.reduce(type, reduceWith, dst, dstOff, operand, operandOff, slots, incomingOff, elems);
+        } else {
+            MemorySegment.copy(slots, incomingOff, dst, dstOff, elems * eb);
+        }
     }
 
     /** JCCL_CHECKSUM: the chunk in the slot must have the CRC-32C its sender computed, before it is applied. */
@@ -219,24 +290,6 @@ final class ChannelRun implements Link.SendListener {
 
     /** The first unfinished operations and whom they wait for, for timeout messages. */
     String describeWaiting(java.util.Set<Integer> waitingOn) {
-        StringBuilder b = new StringBuilder();
-        int shown = 0;
-        int open = 0;
-        for (int k = firstOpen; k < p.ops; k++) {
-            if (done[k] == p.chunks[k]) continue;
-            if (++open > 3) continue; // the first open operations say where it is stuck; count the rest
-            String what = switch (p.kind[k]) {
-                case SEND -> "send to rank " + p.peer[k] + ": " + posted[k] + " posted, " + done[k] + " completed of " + p.chunks[k] + " chunks";
-                case COPY -> "local copy: " + done[k] + " of " + p.chunks[k] + " chunks";
-                default -> "receive from rank " + p.peer[k] + ": " + done[k] + " of " + p.chunks[k] + " chunks applied";
-            };
-            Link link = linkOf[k];
-            boolean blockedOnPeer = p.kind[k] == SEND ? !link.canSend() || posted[k] == p.chunks[k] : p.kind[k] != COPY && !link.hasArrival();
-            if (blockedOnPeer) waitingOn.add(p.peer[k]);
-            b.append(b.isEmpty() ? "" : "; ").append("op ").append(k).append(' ').append(what);
-            shown++;
-        }
-        if (open > shown) b.append("; ").append(open - shown).append(" more open");
-        return "channel " + p.channel + ": " + (b.isEmpty() ? "done" : b);
+        return ChannelDiagnostics.describeWaiting(p, linkOf, posted, done, firstOpen, waitingOn);
     }
 }

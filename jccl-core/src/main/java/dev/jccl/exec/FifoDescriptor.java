@@ -72,4 +72,14 @@ public record FifoDescriptor(int slotCount, long slotBytes, boolean checksummed)
     public long maxChunkElems(int elemBytes) {
         return slotBytes / elemBytes;
     }
+
+    /** Throws when the peer's FIFO ({@code remoteBytes}) is not this layout: the ranks' FIFO knobs differ. */
+    public void checkPeerFifo(long remoteBytes, int peer, int channel) {
+        if (remoteBytes != totalBytes()) {
+            throw new IllegalStateException("rank " + peer + " offers a FIFO of " + remoteBytes + " bytes on channel "
+                    + channel + " but this rank uses " + totalBytes() + " (" + slotCount + " x " + slotBytes
+                    + (checksummed ? ", with checksum trailers" : "")
+                    + "): JCCL_BUFFSIZE, JCCL_CHUNKSIZE or JCCL_CHECKSUM differ between the ranks");
+        }
+    }
 }

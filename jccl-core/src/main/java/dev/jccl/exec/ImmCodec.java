@@ -34,6 +34,27 @@ public final class ImmCodec {
         return (fingerprint ^ ((int) chunkIndex * MIX)) & PAYLOAD;
     }
 
+    /** Mixed into a direct-read descriptor's immediate, so it never equals the data chunk's of the same index. */
+    private static final int DIRECT_SALT = 0x5A5A_5A5A;
+
+    /**
+     * The immediate of chunk {@code chunkIndex} when it is a direct-read descriptor (the chunk's data
+     * stays in the sender's shared buffer, see {@code Link}) rather than the data itself.
+     */
+    public static int direct(int fingerprint, long chunkIndex) {
+        return data(fingerprint ^ DIRECT_SALT, chunkIndex);
+    }
+
+    private static final int PLACED_SALT = 0x3C3C_3C3C;
+
+    /**
+     * The immediate of a write of no bytes saying chunk {@code chunkIndex} is in the receiver's slot
+     * already: the sender stored it there while reducing (a fused receive, see {@code ChannelRun}).
+     */
+    public static int placed(int fingerprint, long chunkIndex) {
+        return data(fingerprint ^ PLACED_SALT, chunkIndex);
+    }
+
     /**
      * Which chunk index within {@code window} of {@code expectedIndex} an immediate with the right
      * fingerprint but the wrong index carries; -1 if none (then the fingerprint differs).

@@ -51,23 +51,21 @@ public final class Link implements AutoCloseable {
     private final FifoDescriptor fifo;
     private final CompletionQueue cq;
     private final QueuePair qp;
-    private final MemorySegment slots;
     /** The same memory as a plain native segment: what the reduce kernels read (see {@link #slots()}). */
     private final MemorySegment slotsView;
     private final MemoryRegion slotsRegion;
     private final WorkCompletion[] wcs = WorkCompletion.array(16);
     private final RecvWr recvWr = new RecvWr(WrIds.RECV, Sge.EMPTY);
-    /** Refilled for every credit return, whose immediate is the running total ({@link ImmCodec#credit}). */
-    private final SendWr creditWr = SendWr.send(WrIds.CREDIT, Sge.EMPTY);
-    /** The CRC-32C trailers (JCCL_CHECKSUM); null on a link without checksums. */
-    private final Trailers trailers;
-    /** Refilled for every data chunk: the provider copies what it needs during postSend (see SendWr). */
-    private final SendWr dataWr = SendWr.send(WrIds.DATA, Sge.EMPTY);
+    private final SendWr creditWr = SendWr.send(WrIds.CREDIT, Sge.EMPTY); // refilled per credit return: the running total
+    private final Trailers trailers; // the CRC-32C trailers (JCCL_CHECKSUM); null on a link without checksums
+    private final SendWr dataWr = SendWr.send(WrIds.DATA, Sge.EMPTY); // refilled per chunk: providers copy what they keep
+    private final DirectReads direct; // the descriptors this side sends instead of chunks
     private RemoteBuffer peerSlots;
     private int lastFingerprint; // of the operation whose chunk was applied last
     private final SendWindow window;
     private final ArrivalRing arrivals;
     private SendListener sendListener;
+    private boolean directOn = true;
 
     /** Told when a data chunk posted on this link has completed locally (its source may be reused). */
     public interface SendListener { void sendCompleted(int op); }
@@ -90,10 +88,11 @@ public final class Link implements AutoCloseable {
             throw e;
         }
         try {
-            this.slots = pd.allocate(fifo.totalBytes());
+            MemorySegment slots = pd.allocate(fifo.totalBytes());
             this.slotsRegion = pd.register(slots, EnumSet.of(Access.LOCAL_WRITE, Access.REMOTE_WRITE));
-            this.slotsView = plainNative(slots);
+            this.slotsView = DirectReads.plainNative(slots);
             this.trailers = fifo.checksummed() ? new Trailers(pd, fifo, slotsView) : null;
+            this.direct = new DirectReads(pd, n);
         } catch (RuntimeException e) {
             close();
             throw e;
@@ -105,33 +104,23 @@ public final class Link implements AutoCloseable {
     }
 
     /**
-     * Creates this side: queue pair in INIT with every receive posted, and the slot FIFO registered
-     * for the peer to write. Hand {@link #localInfo()} and {@link #slotsRemote()} to the peer, then
-     * call {@link #connect}.
+     * Creates this side: queue pair in INIT with every receive posted, and the slot FIFO registered for the peer to write.
+     * Hand {@link #localInfo()} and {@link #slotsRemote()} to the peer, then call {@link #connect}.
      */
     public static Link open(ProtectionDomain pd, int pdIndex, int peer, int channel, FifoDescriptor fifo) {
         return new Link(peer, channel, pdIndex, pd, fifo);
     }
 
-    public ConnectInfo localInfo() {
-        return qp.localInfo();
-    }
-
-    public RemoteBuffer slotsRemote() {
-        return slotsRegion.remote();
-    }
+    public ConnectInfo localInfo() { return qp.localInfo(); }
+    public RemoteBuffer slotsRemote() { return slotsRegion.remote(); }
 
     /** Moves to RTS against the peer's queue pair; may block up to JCCL_TIMEOUT (verbs contract). */
     public void connect(ConnectInfo remote, RemoteBuffer remoteSlots) {
-        if (remoteSlots.length() != fifo.totalBytes()) {
-            throw new IllegalStateException("rank " + peer + " offers a FIFO of " + remoteSlots.length() + " bytes on channel "
-                    + channel + " but this rank uses " + fifo.totalBytes() + " (" + fifo.slotCount() + " x " + fifo.slotBytes()
-                    + (fifo.checksummed() ? ", with checksum trailers" : "")
-                    + "): JCCL_BUFFSIZE, JCCL_CHUNKSIZE or JCCL_CHECKSUM differ between the ranks");
-        }
+        fifo.checkPeerFifo(remoteSlots.length(), peer, channel);
         qp.modifyToRtr(remote);
         qp.modifyToRts();
         this.peerSlots = remoteSlots;
+        direct.connected(qp);
     }
 
     public int peer() { return peer; }
@@ -165,13 +154,20 @@ public final class Link implements AutoCloseable {
                 throw new ExecFailure.LinkLost(peer, channel, null, "peer overran the " + fifo.slotCount() + "-slot FIFO");
             }
             postRecv();
+            readsDone();
         } else if (wc.wrId() == WrIds.DATA) {
-            sendListener.sendCompleted(window.dataCompleted());
+            int op = window.dataCompleted();
+            if (op >= 0) sendListener.sendCompleted(op);
+            readsDone();
         } else if (wc.wrId() == WrIds.CREDIT) {
             window.creditCompleted();
         } else if (wc.wrId() == WrIds.CHECKSUM) {
             window.trailerCompleted();
         }
+    }
+
+    private void readsDone() { // direct-read chunks the peer has finished reading count as sent now
+        for (int op; (op = window.nextReadDone()) >= 0; ) sendListener.sendCompleted(op);
     }
 
     private void postRecv() {
@@ -186,9 +182,7 @@ public final class Link implements AutoCloseable {
     }
 
     /** Whether a data chunk may be posted now: a free slot at the peer and room in the send queue. */
-    public boolean canSend() {
-        return window.canPostData();
-    }
+    public boolean canSend() { return window.canPostData(); }
 
     /**
      * Writes {@code bytes} at {@code address} (registered under {@code lkey}) into the peer's next
@@ -202,11 +196,44 @@ public final class Link implements AutoCloseable {
             post(trailers.trailer(chunk, crc, peerSlots));
             window.trailerPosted();
         }
-        post(dataWr.set(WrIds.DATA, Opcode.RDMA_WRITE_WITH_IMM, address, bytes, lkey,
-                peerSlots.at(fifo.offsetOf(chunk)), peerSlots.rkey(), ImmCodec.data(fingerprint, chunk), true));
-        sendListener = listener;
-        window.dataPosted(op);
+        postChunk(address, bytes, lkey, chunk, ImmCodec.data(fingerprint, chunk), false, listener, op);
     }
+
+    /** Whether chunks may go as direct-read descriptors or be stored into the peer's slot ({@link DirectReads}). */
+    public boolean directReadable() { return directOn && trailers == null && direct.mapped(); }
+
+    /** Writes a descriptor of the chunk at {@code address} (our region {@code rkey}) instead of it ({@link DirectReads}). */
+    public void postDirect(long address, long bytes, int rkey, int fingerprint, SendListener listener, int op) {
+        checkUsable();
+        long chunk = window.nextChunk();
+        long at = direct.describe(chunk, rkey, address, bytes);
+        postChunk(direct.address(at), DirectReads.DESCRIPTOR_BYTES, direct.lkey(), chunk, ImmCodec.direct(fingerprint, chunk), true, listener, op);
+    }
+
+    DirectReads direct() { return direct; }
+
+    /** Pins the peer's slot of our next chunk for stores; its offset in {@code direct().stores().memory()}, or -1. Needs {@link #canSend()}. */
+    long pinNextSlot(long bytes) {
+        return direct.stores().pin(peerSlots.rkey(), peerSlots.at(fifo.offsetOf(window.nextChunk())), bytes, true);
+    }
+
+    /** Tells the peer that our next chunk, {@code bytes} long, is in its slot already (stored there by a fused receive). */
+    void postPlaced(int fingerprint, SendListener listener, int op) {
+        checkUsable();
+        long chunk = window.nextChunk();
+        postChunk(0, 0, 0, chunk, ImmCodec.placed(fingerprint, chunk), false, listener, op);
+    }
+
+    /** Writes {@code bytes} at {@code address} into the peer's slot of {@code chunk} with {@code imm}; {@code readByPeer}: see SendWindow. */
+    private void postChunk(long address, long bytes, int lkey, long chunk, int imm, boolean readByPeer, SendListener listener, int op) {
+        post(dataWr.set(WrIds.DATA, Opcode.RDMA_WRITE_WITH_IMM, address, bytes, lkey, peerSlots.at(fifo.offsetOf(chunk)), peerSlots.rkey(),
+                imm, true));
+        sendListener = listener;
+        window.dataPosted(op, readByPeer);
+    }
+
+    /** JCCL_DIRECT for the chunks this side sends (a receiver honours any descriptor it can map). */
+    public void directReads(boolean on) { this.directOn = on; }
 
     private void post(SendWr wr) {
         boolean posted;
@@ -214,8 +241,7 @@ public final class Link implements AutoCloseable {
         if (!posted) throw new ExecFailure.LinkLost(peer, channel, null, "send queue full although credits allowed the chunk");
     }
 
-    /** The checksum trailers, or null on a link without JCCL_CHECKSUM. */
-    Trailers trailers() { return trailers; }
+    Trailers trailers() { return trailers; } // null on a link without JCCL_CHECKSUM
 
     /** Whether the next chunk from the peer has arrived. */
     public boolean hasArrival() { return arrivals.hasNext(); }
@@ -226,23 +252,12 @@ public final class Link implements AutoCloseable {
     public int slotCount() { return fifo.slotCount(); }
 
     /**
-     * The FIFO memory, and ({@link #arrivalOffset()}) the offset in it of the next chunk to apply.
-     * Always a plain native segment, even where the provider's memory is a mapped file (shm): the
-     * Vector API compiles loads to SIMD only for the segment class it has seen, and a call site that
-     * sees mapped slots too falls back to a path about a hundred times slower. Lives as long as the link.
+     * The FIFO memory, and ({@link #arrivalOffset()}) the offset in it of the next chunk to apply; a
+     * plain native segment even over shm's mapped files ({@link DirectReads#plainNative} says why).
      */
-    public MemorySegment slots() {
-        return slotsView;
-    }
+    public MemorySegment slots() { return slotsView; }
 
-    @SuppressWarnings("restricted") // re-sizing a raw address is the point; native access is granted at launch
-    private static MemorySegment plainNative(MemorySegment s) {
-        return s.isMapped() ? MemorySegment.ofAddress(s.address()).reinterpret(s.byteSize()) : s;
-    }
-
-    public long arrivalOffset() {
-        return fifo.offsetOf(arrivals.next());
-    }
+    public long arrivalOffset() { return fifo.offsetOf(arrivals.next()); }
 
     /** The chunk at {@link #arrivalOffset()}, of the operation with {@code fingerprint}, has been applied: its slot is free again. */
     public void consumed(int fingerprint) {
@@ -257,10 +272,9 @@ public final class Link implements AutoCloseable {
     }
 
     /**
-     * Returns freed slots to the peer in one message; returns 1 if it posted one. Unless
-     * {@code force}d, only when half the FIFO waits to be returned: below that the peer still has
-     * half its credits, so the message can wait for a moment when this thread has nothing better
-     * to do, off the critical path of small operations.
+     * Returns freed slots to the peer in one message; returns 1 if it posted one. Unless {@code force}d, only when half the
+     * FIFO waits to be returned: below that the peer still has half its credits, so the message can wait for a moment when
+     * this thread has nothing better to do, off the critical path of small operations.
      */
     public int flushCredits(boolean force) {
         int n = arrivals.toReturn();
@@ -276,22 +290,15 @@ public final class Link implements AutoCloseable {
     }
 
     /** What this link waits for, for timeout messages. */
-    public String state() {
-        return "rank " + peer + " ch " + channel + ": " + window.describe() + ", " + arrivals.describe();
-    }
+    public String state() { return "rank " + peer + " ch " + channel + ": " + window.describe() + ", " + arrivals.describe(); }
 
     private void checkUsable() {
         if (qp.state() == QpState.ERR) throw new ExecFailure.LinkLost(peer, channel, WcStatus.WR_FLUSH_ERR, "queue pair is in ERR");
     }
 
     /** Moves the queue pair to ERR so the peer notices at once; idempotent. */
-    public void breakLink() {
-        qp.modifyToError();
-    }
+    public void breakLink() { qp.modifyToError(); }
 
     @Override
-    public void close() {
-        qp.close();
-        cq.close();
-    }
+    public void close() { qp.close(); cq.close(); }
 }

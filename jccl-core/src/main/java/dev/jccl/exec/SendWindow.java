@@ -12,6 +12,10 @@ final class SendWindow {
     private final int slots;
     private final int sendDepth;
     private final int[] opOf;
+    /** Whether each posted chunk is a direct-read descriptor: done only when the peer freed its slot. */
+    private final boolean[] directOf;
+    /** Chunks whose direct-read end has been looked at ({@link #nextReadDone}); never ahead of completed or freed. */
+    private long settled;
     private long posted;
     private long freed;
     private long completed;
@@ -27,6 +31,7 @@ final class SendWindow {
         this.sendDepth = sendDepth;
         this.entriesPerChunk = entriesPerChunk;
         this.opOf = new int[slots];
+        this.directOf = new boolean[slots];
     }
 
     boolean canPostData() {
@@ -42,15 +47,33 @@ final class SendWindow {
         return posted;
     }
 
-    void dataPosted(int op) {
+    void dataPosted(int op, boolean direct) {
         opOf[(int) (posted % slots)] = op;
+        directOf[(int) (posted % slots)] = direct;
         posted++;
     }
 
-    /** A data chunk completed locally (completions arrive in posting order); returns its operation. */
+    /**
+     * A data chunk completed locally (completions arrive in posting order); returns its operation, or
+     * -1 for a direct-read descriptor, which is done only when {@link #nextReadDone} returns it.
+     */
     int dataCompleted() {
         if (completed == posted) throw new IllegalStateException("a data completion for a chunk never posted");
-        return opOf[(int) (completed++ % slots)];
+        int s = (int) (completed++ % slots);
+        return directOf[s] ? -1 : opOf[s];
+    }
+
+    /**
+     * The operation of the next direct-read chunk the peer has finished reading (its slot is freed,
+     * and the credit is sent only after the read) and whose descriptor write completed here; -1 when
+     * none. A slot is reused only after both, so {@code opOf} still holds the chunk's operation.
+     */
+    int nextReadDone() {
+        while (settled < completed && settled < freed) {
+            int s = (int) (settled++ % slots);
+            if (directOf[s]) return opOf[s];
+        }
+        return -1;
     }
 
     /**

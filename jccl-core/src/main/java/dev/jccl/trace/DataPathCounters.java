@@ -23,7 +23,10 @@ public final class DataPathCounters {
         SOCKET_BYTES_READ("bytes read from sockets (each copied by the kernel)"),
         FRAMES_SENT("tcp frames sent"),
         FRAMES_RECEIVED("tcp frames received"),
-        SYSCALLS("socket read and write calls");
+        SYSCALLS("socket read and write calls"),
+        DIRECT_SENT_BYTES("bytes sent as direct-read descriptors: left in the sender's shared buffer for the peer to read"),
+        FUSED_BYTES("bytes a receive stored straight into the next peer's FIFO slot as it reduced or copied them (saves that send's copy)"),
+        DIRECT_READ_BYTES("bytes reduced or copied straight from a peer's shared buffer (each saves the peer's copy into a FIFO)");
 
         private final String meaning;
 

@@ -27,6 +27,14 @@ public interface ProtectionDomain extends AutoCloseable {
      */
     MemoryRegion register(MemorySegment segment, Set<Access> access);
 
+    /**
+     * Whether all of {@code segment} is memory peers can map ({@link #allocate} of a provider that
+     * offers {@link QueuePair#openPeerMemory}); such memory may be registered with REMOTE_READ.
+     */
+    default boolean shareable(MemorySegment segment) {
+        return false;
+    }
+
     /** Drops one reference; at zero the keys become invalid and peers' accesses get REM_ACCESS_ERR. */
     void deregister(MemoryRegion region);
 

@@ -53,6 +53,14 @@ public interface QueuePair extends AutoCloseable {
     /** Human-readable description of the connection for logs: "0 -> 1 via SHM /dev/shm/...". */
     String describe();
 
+    /**
+     * A new accessor of the connected peer's registered memory, or null where this provider cannot
+     * map it (the default; shm once connected). Valid until {@link #close}.
+     */
+    default PeerMemory openPeerMemory() {
+        return null;
+    }
+
     /** Moves to ERR (flushing) and releases the connection. */
     @Override
     void close();

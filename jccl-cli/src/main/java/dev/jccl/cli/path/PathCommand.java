@@ -43,7 +43,8 @@ public final class PathCommand implements Callable<Integer> {
     @Option(names = {"-A", "--algo"}, paramLabel = "ALGO", description = "force an algorithm (JCCL_ALGO)")
     String algo;
     @Option(names = "--buffer", defaultValue = "native", paramLabel = "KIND",
-            description = "native (a MemorySegment) or array (float[]) (default ${DEFAULT-VALUE})")
+            description = "native (a MemorySegment), shared (from Communicator.allocate: peers on this host read it in place) or array (float[])"
+                    + " (default ${DEFAULT-VALUE})")
     String buffer;
     @Option(names = "--measure", description = "run the collective once and report the counted copies, frames and syscalls")
     boolean measure;
@@ -60,10 +61,11 @@ public final class PathCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("COLLECTIVE: " + e.getMessage());
         }
-        if (!buffer.equals("native") && !buffer.equals("array")) {
-            throw new IllegalArgumentException("--buffer must be native or array, got " + buffer);
+        if (!buffer.equals("native") && !buffer.equals("array") && !buffer.equals("shared")) {
+            throw new IllegalArgumentException("--buffer must be native, shared or array, got " + buffer);
         }
         boolean array = buffer.equals("array");
+        boolean shared = buffer.equals("shared");
         int ranks = ToolLaunch.isRank() ? 1 : Inputs.ranks(local.ranks());
         // Out of place: input and output (all-gather and alltoall: n blocks), and for arrays the staging pair too.
         long limit = Inputs.maxBufferBytes(array ? 4 : 2, ranks);
@@ -84,7 +86,7 @@ public final class PathCommand implements Callable<Integer> {
             String plan = "";
             if (measure) {
                 try (Communicator comm = job.communicator("path", Map.of())) {
-                    DataPathCounters.Snapshot s = PathRun.measure(comm, test, bytes, array);
+                    DataPathCounters.Snapshot s = PathRun.measure(comm, test, bytes, array, shared);
                     mine = String.join(",", Arrays.stream(s.values()).mapToObj(Long::toString).toList());
                     plan = DataPathCounters.lastPlan();
                 }
@@ -99,7 +101,7 @@ public final class PathCommand implements Callable<Integer> {
                             .mapToLong(Long::parseLong).toArray()));
                 }
             }
-            return PathExplain.report(test, bytes, array, facts, counters, rank0Plan).emit(System.out, output.json, output.report);
+            return PathExplain.report(test, bytes, array, shared, facts, counters, rank0Plan).emit(System.out, output.json, output.report);
         }
     }
 }

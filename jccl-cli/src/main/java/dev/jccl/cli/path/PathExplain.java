@@ -19,20 +19,21 @@ import java.util.Locale;
 final class PathExplain {
     private PathExplain() {}
 
-    static ToolReport report(CollTest test, long bytes, boolean array, List<RankFacts> facts, List<DataPathCounters.Snapshot> counters,
-                             String plan) {
+    static ToolReport report(CollTest test, long bytes, boolean array, boolean shared, List<RankFacts> facts,
+                             List<DataPathCounters.Snapshot> counters, String plan) {
         int n = facts.size();
         String provider = n < 2 ? "none" : Links.chosen(facts.get(0), facts.get(1)).orElse("none");
         String best = n < 2 ? "none" : Links.best(facts.get(0), facts.get(1)).orElse("none");
         boolean measured = !counters.isEmpty();
         DataPathCounters.Snapshot c0 = measured ? counters.getFirst() : null;
         ToolReport r = new ToolReport("path", String.format(Locale.ROOT, "%s of %s from a %s over %d ranks, provider %s%s", test.cliName(),
-                Sizes.formatBytes(bytes), array ? "heap float[]" : "native MemorySegment", n, provider, measured ? ", measured" : ""));
+                Sizes.formatBytes(bytes), array ? "heap float[]" : shared ? "shared MemorySegment" : "native MemorySegment", n, provider,
+                measured ? ", measured" : ""));
         String qps = facts.getFirst().knobs().getOrDefault("JCCL_QPS_PER_CONNECTION", "1");
         Table hops = Table.of("hops (measured: rank 0, during one call)", List.of("#", "hop", "copies and who touches the data", "measured"));
         int h = 1;
-        hops = hops.row(h++, "source", array ? "heap float[]: the provider cannot read the Java heap" : "native segment: registered, read in place",
-                "-");
+        hops = hops.row(h++, "source", array ? "heap float[]: the provider cannot read the Java heap" : shared
+                ? "shared segment (Communicator.allocate): peers on this host may read it in place" : "native segment: registered, read in place", "-");
         if (array) {
             hops = hops.row(h++, "staging in", "CPU copies the array into a pooled registered buffer (+1 copy)",
                     m(c0, Counter.STAGED_BYTES, 2));
@@ -40,7 +41,8 @@ final class PathExplain {
         hops = hops.row(h++, "algorithm", plan.isEmpty() ? "chosen by the tuner at the first call (--measure shows it)" : plan,
                 measured ? sent(c0) : "-");
         hops = hops.row(h++, "provider " + provider, switch (provider) {
-            case "shm" -> "sender copies each chunk into the peer's FIFO slot: 1 user-space copy per hop, no syscall";
+            case "shm" -> shared ? "direct reads: the sender leaves each chunk in its shared buffer and the peer reduces or copies it from"
+                    + " there (JCCL_DIRECT): 0 copies into FIFOs" : "sender copies each chunk into the peer's FIFO slot: 1 user-space copy per hop, no syscall";
             case "tcp" -> "socket write and read: the kernel copies each byte twice per hop (" + qps + " socket(s) per queue pair)";
             case "none" -> "one rank: nothing leaves this process";
             default -> "copies as the provider does them";
@@ -53,7 +55,8 @@ final class PathExplain {
         r.add(hops);
         if (measured) r.add(countersTable(counters));
         compare(r, array, provider, best, c0, bytes);
-        r.add(diagram(array, provider, c0));
+        if (c0 != null) r.add(directReads(array, shared, provider, c0));
+        r.add(diagram(array, shared, provider, c0));
         r.json(w -> {
             w.name("collective").value(test.cliName()).name("bytes").value(bytes).name("buffer").value(array ? "array" : "native")
                     .name("provider").value(provider).name("plan").value(plan).name("counters").beginArray();
@@ -87,6 +90,25 @@ final class PathExplain {
         }
     }
 
+    /** The copies direct reads saved, or how to get them. */
+    private static Finding directReads(boolean array, boolean shared, String provider, DataPathCounters.Snapshot c) {
+        long direct = c.get(Counter.DIRECT_READ_BYTES);
+        long fused = c.get(Counter.FUSED_BYTES);
+        if (fused > 0 && direct == 0) {
+            return Finding.ok("direct reads", "none, but receives stored " + Sizes.formatBytes(fused) + " straight into the next rank's FIFO slots"
+                    + " while reducing or copying: that many bytes of send copies saved");
+        }
+        if (direct > 0) {
+            return Finding.ok("direct reads", "peers read " + Sizes.formatBytes(direct) + " in place: that many bytes of copies into FIFOs saved"
+                    + " (" + Sizes.formatBytes(c.get(Counter.PROVIDER_COPY_BYTES)) + " still copied by the provider)");
+        }
+        if (shared || array || !provider.equals("shm")) {
+            return Finding.ok("direct reads", "none: " + (shared ? "JCCL_DIRECT=0, or no send could go direct" : "the buffers are not shared memory"));
+        }
+        return Finding.warn("direct reads", "none: the buffers are private, so every chunk is copied into the peer's FIFO first",
+                "allocate buffers with Communicator.allocate (--buffer shared) so peers on this host read them in place");
+    }
+
     private static Table countersTable(List<DataPathCounters.Snapshot> counters) {
         List<String> cols = new ArrayList<>(List.of("counter"));
         for (int i = 0; i < counters.size(); i++) cols.add("rank " + i);
@@ -101,12 +123,12 @@ final class PathExplain {
         return t;
     }
 
-    private static Chart diagram(boolean array, String provider, DataPathCounters.Snapshot c0) {
+    private static Chart diagram(boolean array, boolean shared, String provider, DataPathCounters.Snapshot c0) {
         List<String> names = new ArrayList<>();
         List<String> details = new ArrayList<>();
         List<String> labels = new ArrayList<>();
         names.add("source");
-        details.add(array ? "heap float[]" : "native segment");
+        details.add(array ? "heap float[]" : shared ? "shared segment" : "native segment");
         if (array) {
             names.add("staging");
             details.add("registered buffer");
@@ -115,7 +137,9 @@ final class PathExplain {
         names.add(provider.equals("tcp") ? "socket" : "peer FIFO");
         details.add(provider.equals("tcp") ? "kernel buffers" : "shared memory slot");
         String copied = c0 == null ? "" : " " + Sizes.formatBytes(c0.get(Counter.PROVIDER_COPY_BYTES));
-        labels.add(provider.equals("tcp") ? "write: kernel copy" : "provider copy" + copied);
+        long readInPlace = c0 == null ? 0 : c0.get(Counter.DIRECT_READ_BYTES);
+        String direct = readInPlace == 0 ? "" : ", " + Sizes.formatBytes(readInPlace) + " read in place";
+        labels.add(provider.equals("tcp") ? "write: kernel copy" : (shared ? "descriptors" : "provider copy" + copied) + direct);
         if (provider.equals("tcp")) {
             names.add("peer FIFO");
             details.add("receive slot");

@@ -18,7 +18,8 @@ import java.lang.foreign.MemorySegment;
 final class PathRun {
     private PathRun() {}
 
-    static DataPathCounters.Snapshot measure(Communicator comm, CollTest test, long bytes, boolean array) {
+    /** {@code shared}: the buffers come from {@link Communicator#allocate}, so peers on this host may read them in place. */
+    static DataPathCounters.Snapshot measure(Communicator comm, CollTest test, long bytes, boolean array, boolean shared) {
         int n = comm.size();
         long count = test.count(bytes, 4, n);
         long inElems = test.inputElems(count, n);
@@ -33,8 +34,8 @@ final class PathRun {
             return settle(comm, before);
         }
         try (Arena arena = Arena.ofShared()) {
-            MemorySegment in = arena.allocate(Math.max(4, inElems * 4), 64);
-            MemorySegment out = arena.allocate(Math.max(4, outElems * 4), 64);
+            MemorySegment in = shared ? comm.allocate(Math.max(4, inElems * 4)) : arena.allocate(Math.max(4, inElems * 4), 64);
+            MemorySegment out = shared ? comm.allocate(Math.max(4, outElems * 4)) : arena.allocate(Math.max(4, outElems * 4), 64);
             in.fill((byte) 1);
             comm.barrier().await();
             DataPathCounters.Snapshot before = DataPathCounters.snapshot();

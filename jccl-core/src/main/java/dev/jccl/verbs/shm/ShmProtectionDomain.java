@@ -56,7 +56,21 @@ final class ShmProtectionDomain implements ProtectionDomain {
         a = new SharedAllocations.Allocation(allocId, mapped.address(), bytes, context.paths().memory(allocId));
         allocations.add(a);
         context.allocations().add(a);
-        return mapped.asSlice(0, bytes);
+        return plainView(mapped, bytes);
+    }
+
+    /**
+     * A plain native view (same scope) of the mapping: callers' buffers from here go through the
+     * reduce kernels, and the Vector API compiles to SIMD only for the segment class it has seen.
+     */
+    @SuppressWarnings("restricted")
+    private static MemorySegment plainView(MemorySegment mapped, long bytes) {
+        return mapped.reinterpret(bytes);
+    }
+
+    @Override
+    public boolean shareable(MemorySegment segment) {
+        return context.allocations().containing(segment.address(), segment.byteSize()) != null;
     }
 
     @Override

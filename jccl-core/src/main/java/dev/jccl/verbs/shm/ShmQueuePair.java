@@ -7,6 +7,7 @@ import dev.jccl.util.WaitPolicy;
 import dev.jccl.util.Deadline;
 import dev.jccl.verbs.ConnectInfo;
 import dev.jccl.verbs.QpInitAttr;
+import dev.jccl.verbs.PeerMemory;
 import dev.jccl.verbs.QpState;
 import dev.jccl.verbs.QueuePair;
 import dev.jccl.verbs.RecvWr;
@@ -120,6 +121,13 @@ final class ShmQueuePair implements QueuePair {
             if (peer != rc) context.detachPeer(rc);
             throw e;
         }
+    }
+
+    @Override
+    public PeerMemory openPeerMemory() {
+        RemoteContext rc = peer;
+        QpFileCodec pq = peerQp;
+        return rc == null || pq == null ? null : new ShmPeerMemory(rc, pq.pdId());
     }
 
     @Override

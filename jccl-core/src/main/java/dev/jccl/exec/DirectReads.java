@@ -1,0 +1,141 @@
+package dev.jccl.exec;
+
+import dev.jccl.verbs.Access;
+import dev.jccl.verbs.MemoryRegion;
+import dev.jccl.verbs.PeerMemory;
+import dev.jccl.verbs.ProtectionDomain;
+import dev.jccl.verbs.QueuePair;
+
+import java.lang.foreign.MemorySegment;
+import java.util.EnumSet;
+
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+/**
+ * Direct reads (JCCL_DIRECT, NCCL's P2P direct read): when a send's source lies in memory the peer
+ * can map (from {@code Communicator.allocate}, registered with REMOTE_READ), the sender writes into
+ * the peer's FIFO slot not the chunk but a descriptor of where it is (rkey, address, length; per
+ * chunk, so no per-call exchange is needed and a different buffer next call just names other
+ * addresses), and the receiver reduces or copies from the sender's memory in place. Each such chunk
+ * saves the sender's copy into the slot; a 2-rank ring allreduce makes 2 memory passes instead of 4.
+ *
+ * <p><b>Ordering.</b> The receiver must not read before the data is final, and the sender must not
+ * overwrite it before every read has ended.
+ * <ul>
+ *   <li>Ready: a descriptor is posted only when the chunk's hazards are met, exactly when its data
+ *       would have been copied; the data was stored before the post, and the provider publishes the
+ *       descriptor's arrival with a release store that the receiver's poll acquires (shm), so the
+ *       read sees the final data.</li>
+ *   <li>Not overwritten: such a chunk counts as sent (its {@code done} counter, which gates later
+ *       writers through {@code ChunkHazards} and the end of the operation) only once the peer has
+ *       freed its slot, and the peer returns that credit after its read finished, forcing the credit
+ *       out at once. So no local writer and no later call touches the region while it is read.</li>
+ *   <li>No deadlock: only sends that no other operation of the program waits for go direct
+ *       ({@code ChannelProgram.waiters}; an in-place copy found done waits for nothing). Delaying
+ *       their {@code done} then delays nothing but the end of the operation; everything else runs
+ *       exactly as in the copying path, which finishes, and then every receive has read its chunk
+ *       and returned its credit. (Letting a send that a later
+ *       receive overwrites go direct could deadlock recursive doubling: each side's receive would wait
+ *       for its own send to be read, which waits for the peer's receive.)</li>
+ * </ul>
+ * Private memory, a peer over another provider (no {@code peerReads}), checksums and sends that are
+ * waited on fall back to copying, per chunk, decided by the sender; a receiver honours any
+ * descriptor it can map, so ranks with different JCCL_DIRECT still agree.
+ */
+final class DirectReads {
+    /** rkey (int, padded), address (long), length (long). */
+    static final int DESCRIPTOR_BYTES = 24;
+
+    private final MemorySegment descriptors;
+    private final MemoryRegion region;
+    private final int slots;
+    /** Loads from the peer's memory (descriptors that arrived) and stores into its slots (fused receives); null: none. */
+    private PeerMemory reads;
+    private PeerMemory stores;
+
+    /** One descriptor per FIFO slot, in local memory of {@code pd} that sends may read. */
+    DirectReads(ProtectionDomain pd, int slots) {
+        this.slots = slots;
+        this.descriptors = pd.allocate((long) slots * DESCRIPTOR_BYTES);
+        this.region = pd.register(descriptors, EnumSet.noneOf(Access.class));
+    }
+
+    /** The link is connected over {@code qp}: open its accessors of the peer's memory, where the provider has them. */
+    void connected(QueuePair qp) {
+        reads = qp.openPeerMemory();
+        stores = reads == null ? null : qp.openPeerMemory();
+    }
+
+    boolean mapped() {
+        return reads != null;
+    }
+
+    PeerMemory reads() {
+        return reads;
+    }
+
+    PeerMemory stores() {
+        return stores;
+    }
+
+    /** Fills chunk {@code chunk}'s descriptor; returns its offset. Reused only after that chunk's slot was freed. */
+    long describe(long chunk, int rkey, long address, long bytes) {
+        long at = (chunk % slots) * DESCRIPTOR_BYTES;
+        descriptors.set(JAVA_INT, at, rkey);
+        descriptors.set(JAVA_LONG, at + 8, address);
+        descriptors.set(JAVA_LONG, at + 16, bytes);
+        return at;
+    }
+
+    long address(long offset) {
+        return descriptors.address() + offset;
+    }
+
+    int lkey() {
+        return region.lkey();
+    }
+
+    static int rkeyAt(MemorySegment slots, long offset) {
+        return slots.get(JAVA_INT, offset);
+    }
+
+    static long addressAt(MemorySegment slots, long offset) {
+        return slots.get(JAVA_LONG, offset + 8);
+    }
+
+    static long lengthAt(MemorySegment slots, long offset) {
+        return slots.get(JAVA_LONG, offset + 16);
+    }
+
+    /**
+     * {@code s} as a plain native segment even where it is a mapped file (shm): the Vector API
+     * compiles loads to SIMD only for the segment class it has seen, and a call site that sees mapped
+     * segments too falls back to a path about a hundred times slower.
+     */
+    @SuppressWarnings("restricted") // re-sizing a raw address is the point; native access is granted at launch
+    static MemorySegment plainNative(MemorySegment s) {
+        return s.isMapped() ? MemorySegment.ofAddress(s.address()).reinterpret(s.byteSize()) : s;
+    }
+
+    /**
+     * Pins the peer memory the descriptor that arrived on {@code link} names ({@code link.direct().reads()}, unpin after
+     * the read) and returns the chunk's offset in it; throws when it is not the {@code bytes} expected or the peer's table
+     * refuses it.
+     */
+    static long pinArrival(Link link, int channel, int fingerprint, long bytes) {
+        MemorySegment slot = link.slots();
+        long at = link.arrivalOffset();
+        long length = lengthAt(slot, at);
+        if (length != bytes) {
+            throw new ExecFailure.Mismatch(link.peer(), channel, ImmCodec.data(fingerprint, link.arrivalChunk()), link.arrivalImm(), bytes, length);
+        }
+        PeerMemory reads = link.direct().reads();
+        if (reads == null) {
+            throw new ExecFailure.LinkLost(link.peer(), channel, null, "peer sent a direct-read descriptor over a provider that cannot map its memory");
+        }
+        long off = reads.pin(rkeyAt(slot, at), addressAt(slot, at), bytes, false);
+        if (off < 0) throw new ExecFailure.LinkLost(link.peer(), channel, null, "direct read refused: " + reads.error());
+        return off;
+    }
+}
