@@ -29,6 +29,7 @@ public final class PlanRank {
         double secondsPerSize = Double.parseDouble(args[0]);
         long minBytes = Long.parseLong(args[1]);
         long[] sizes = Arrays.stream(args, 2, args.length).mapToLong(Long::parseLong).toArray();
+        NetRank.advertiseThroughRelay();
         try (Communicator comm = Jccl.init(); Arena arena = Arena.ofShared()) {
             long max = Arrays.stream(sizes).max().orElseThrow();
             MemorySegment in = arena.allocate(max, 64);
