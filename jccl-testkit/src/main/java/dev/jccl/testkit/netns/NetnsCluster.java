@@ -157,6 +157,21 @@ public final class NetnsCluster implements AutoCloseable {
         return routerAddress(host);
     }
 
+    /**
+     * The TCP congestion control of every host and the router (a new namespace starts with the
+     * root's, e.g. bbr), e.g. "cubic"; returns what host 0 then uses.
+     */
+    public String congestionControl(String algorithm) {
+        for (int h = 0; h < hosts; h++) Cmd.mustIn(Names.hostNs(h), "sysctl", "-qw", "net.ipv4.tcp_congestion_control=" + algorithm);
+        Cmd.mustIn(Names.ROUTER, "sysctl", "-qw", "net.ipv4.tcp_congestion_control=" + algorithm);
+        return congestionControl();
+    }
+
+    /** The TCP congestion control host 0 uses. */
+    public String congestionControl() {
+        return Cmd.mustIn(Names.hostNs(0), "sysctl", "-n", "net.ipv4.tcp_congestion_control").trim();
+    }
+
     /** The router's address on {@code host}'s link. */
     public String routerAddress(int host) {
         return Names.routerAddress(check(host));
