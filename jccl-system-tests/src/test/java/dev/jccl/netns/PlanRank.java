@@ -16,7 +16,7 @@ import java.util.Arrays;
  * launch}: times out-of-place float32 SUM allReduces of each size, each awaited before the next (the
  * planner prices one allreduce, not a stream of them), and rank 0 prints
  * {@code MEASURED bytes=B ns=N iters=I ok=B probe=NS plan=P}: the slowest rank's mean per call, the
- * mean of a 4 KiB latency probe run just before it, and the plan its tuner compiled for the size
+ * mean of a 4 KiB latency probe interleaved with its calls, and the plan its tuner compiled for the size
  * (algorithm, channels, chunk).
  *
  * <p>Args: SECONDS_PER_SIZE MIN_BYTES_PER_SIZE SIZE... A size runs at least 3 calls and as many more
@@ -25,7 +25,7 @@ import java.util.Arrays;
  */
 public final class PlanRank {
     private static final int MAX_ITERS = 2_000;
-    /** The latency probe before each size: this many awaited allReduces of {@link #PROBE_BYTES}, nearly all latency. */
+    /** The latency probe of each size: about this many awaited allReduces of {@link #PROBE_BYTES} (nearly all latency) among its calls. */
     static final int PROBE_ITERS = 20;
     static final long PROBE_BYTES = 4096;
 
@@ -54,14 +54,22 @@ public final class PlanRank {
                 long byTime = (long) (secondsPerSize * 1e9 / Math.max(1, one));
                 int iters = (int) Math.min(MAX_ITERS, Math.max(3, Math.max(Math.min(byTime, MAX_ITERS), minBytes / bytes)));
                 comm.barrier().await();
-                // Alpha measured on the spot, right before the size, under the same load: what jccl plan --measured takes.
-                long probe = 0;
-                for (int i = 0; i < PROBE_ITERS; i++) probe += allReduce(comm, in, out, PROBE_BYTES);
-                probe = agreeMax(comm, scratch, probe / PROBE_ITERS);
                 comm.barrier().await();
+                // Alpha measured on the spot, what jccl plan --measured takes: probes interleaved with the timed calls, so both see
+                // the same load; about PROBE_ITERS of them, after every k-th call.
+                int every = Math.max(1, iters / PROBE_ITERS);
                 long sum = 0;
-                for (int i = 0; i < iters; i++) sum += allReduce(comm, in, out, bytes);
+                long probeSum = 0;
+                int probes = 0;
+                for (int i = 0; i < iters; i++) {
+                    sum += allReduce(comm, in, out, bytes);
+                    if (i % every == 0) {
+                        probeSum += allReduce(comm, in, out, PROBE_BYTES);
+                        probes++;
+                    }
+                }
                 long mean = agreeMax(comm, scratch, sum / iters);
+                long probe = agreeMax(comm, scratch, probeSum / probes);
                 boolean ok = out.getAtIndex(ValueLayout.JAVA_FLOAT, bytes / 4 - 1) == NetRank.expected(bytes / 4 - 1, comm.size());
                 if (comm.rank() == 0) System.out.println("MEASURED bytes=" + bytes + " ns=" + mean + " iters=" + iters + " ok=" + ok
                         + " probe=" + probe + " plan=" + plan);

@@ -29,21 +29,25 @@ final class PlanTable {
                 + " <column 2> --reduce-bw " + PlanVsMeasured.REDUCE_GBPS + "; bandwidth = the tbf rate x "
                 + String.format(Locale.ROOT, "%.4f", PlanVsMeasured.TCP_GOODPUT) + " (TCP goodput of a full frame)");
         out.println("# alpha (per message step, both links) is measured on the spot: fitted so that the planner's 4 KiB allreduce takes"
-                + " what a 4 KiB probe of " + PlanRank.PROBE_ITERS + " calls measured just before the size; with +Nms (tcp data through a"
+                + " the mean of about " + PlanRank.PROBE_ITERS + " 4 KiB probes interleaved with the size's calls; with +Nms (tcp data through a"
                 + " delay proxy) --inter's latency is the same size's undelayed alpha + N ms");
+        out.println("# simulated: jccl plan --simulate's event simulation of the same schedules, chunks and slot credits at that alpha"
+                + " (it follows each chunk's chain of links, so only the ring steps that cross hosts pay the delay)");
         out.println("# fixed-alpha: the same with " + PlanVsMeasured.STEP_LATENCY + " per step; measured: slowest rank's mean of awaited"
                 + " out-of-place float32 allreduces, JCCL_ALGO forced to the same algorithm");
-        out.printf(Locale.ROOT, "| %-24s | %-20s | %9s | %-13s | %8s | %12s | %14s | %12s | %6s | %5s |%n", "case", "--inter", "size", "run",
-                "alpha us", "predicted ms", "fixed-alpha ms", "measured ms", "ratio", "iters");
+        out.printf(Locale.ROOT, "| %-24s | %-20s | %9s | %-13s | %8s | %12s | %12s | %14s | %12s | %6s | %9s | %5s |%n", "case", "--inter",
+                "size", "run", "alpha us", "predicted ms", "simulated ms", "fixed-alpha ms", "measured ms", "ratio", "sim ratio", "iters");
         out.println("|" + "-".repeat(26) + "|" + "-".repeat(22) + "|" + "-".repeat(11) + "|" + "-".repeat(15) + "|" + "-".repeat(10) + "|"
-                + "-".repeat(14) + "|" + "-".repeat(16) + "|" + "-".repeat(14) + "|" + "-".repeat(8) + "|" + "-".repeat(7) + "|");
+                + "-".repeat(14) + "|" + "-".repeat(14) + "|" + "-".repeat(16) + "|" + "-".repeat(14) + "|" + "-".repeat(8) + "|"
+                + "-".repeat(11) + "|" + "-".repeat(7) + "|");
     }
 
     static void row(PrintStream out, Row r) {
-        out.printf(Locale.ROOT, "| %-24s | %-20s | %9s | %-13s | %8.0f | %12.2f | %14.2f | %12.2f | %6.2f | %5d |%s%n", r.c().name(),
+        out.printf(Locale.ROOT, "| %-24s | %-20s | %9s | %-13s | %8.0f | %12.2f | %12.2f | %14.2f | %12.2f | %6.2f | %9.2f | %5d |%s%n",
+                r.c().name(),
                 PlanVsMeasured.interLink(r.c().rate(), r.alphaNs() + r.c().delayMs() * 1_000_000).replaceAll("(\\d+)\\d{3}ns$", "$1us"),
-                Sizes.formatBytes(r.bytes()), r.plan(), r.alphaNs() / 1e3, r.predictedNs() / 1e6, r.fixedNs() / 1e6, r.measuredNs() / 1e6,
-                r.ratio(), r.iters(), r.ok() ? "" : " WRONG RESULT");
+                Sizes.formatBytes(r.bytes()), r.plan(), r.alphaNs() / 1e3, r.predictedNs() / 1e6, r.simulatedNs() / 1e6, r.fixedNs() / 1e6,
+                r.measuredNs() / 1e6, r.ratio(), (double) r.measuredNs() / r.simulatedNs(), r.iters(), r.ok() ? "" : " WRONG RESULT");
         out.flush();
     }
 
@@ -59,11 +63,12 @@ final class PlanTable {
             int ranks = hosts * PlanVsMeasured.RANKS_PER_HOST;
             int cores = Runtime.getRuntime().availableProcessors();
             String cpu = ranks > 2 * cores ? "; " + ranks + " ranks on " + cores + " cores: the CPU, not the link, bounds the measurement" : "";
+            long simWithin = large.stream().filter(r -> Math.abs((double) r.measuredNs() / r.simulatedNs() - 1) <= TARGET).count();
             long fixedWithin = large.stream().filter(r -> Math.abs((double) r.measuredNs() / r.fixedNs() - 1) <= TARGET).count();
             double pick = large.stream().mapToDouble(r -> Math.abs((double) r.ownNs() / r.predictedNs() - 1)).max().orElse(0);
-            out.printf(Locale.ROOT, "# %d hosts, >= 1 MiB: %d of %d sizes within %.0f%% of the prediction (worst %.0f%% off); %d with the fixed"
-                    + " alpha; the planner's own channels and chunk would change the prediction by at most %.0f%%%s%n", hosts, within,
-                    large.size(), TARGET * 100, worst * 100, fixedWithin, pick * 100, cpu);
+            out.printf(Locale.ROOT, "# %d hosts, >= 1 MiB: %d of %d sizes within %.0f%% of the prediction (worst %.0f%% off); %d of the simulation; %d with the"
+                    + " fixed alpha; the planner's own channels and chunk would change the prediction by at most %.0f%%%s%n", hosts, within,
+                    large.size(), TARGET * 100, worst * 100, simWithin, fixedWithin, pick * 100, cpu);
         }
         for (Row r : rows) {
             if (r.bytes() >= LARGE) continue;

@@ -3,6 +3,7 @@ package dev.jccl.netns;
 import dev.jccl.plan.LinkSpec;
 import dev.jccl.plan.PlanRequest;
 import dev.jccl.plan.Planner;
+import dev.jccl.plan.Simulator;
 import dev.jccl.testkit.jvm.ChildJvm;
 import dev.jccl.testkit.jvm.JavaCommand;
 import dev.jccl.testkit.netns.Link;
@@ -88,10 +89,10 @@ public final class PlanVsMeasured {
      * One size, everything priced at the run's channels and chunk ({@code plan}, e.g. "2 ch 64 KiB"):
      * predicted with the step latency measured on the spot ({@code alphaNs}), with the fixed
      * {@link #STEP_LATENCY} ({@code fixedNs}), the planner's own pick of channels and chunk at that
-     * alpha ({@code ownNs}), and measured.
+     * alpha ({@code ownNs}), simulated on the real schedules at that alpha ({@code simulatedNs}), and measured.
      */
-    record Row(Case c, long bytes, String plan, long alphaNs, long predictedNs, long fixedNs, long ownNs, long measuredNs, int iters,
-               boolean ok) {
+    record Row(Case c, long bytes, String plan, long alphaNs, long predictedNs, long simulatedNs, long fixedNs, long ownNs, long measuredNs,
+               int iters, boolean ok) {
         double ratio() {
             return (double) measuredNs / predictedNs;
         }
@@ -174,11 +175,12 @@ public final class PlanVsMeasured {
         if (!p.matches()) throw new IllegalStateException("no plan in " + m.group());
         int channels = Integer.parseInt(p.group(1));
         long chunk = Sizes.parseBytes(p.group(2).replace(" ", ""));
-        long predicted = Planner.predictAllReduceNs(request(c, bytes, intraLink(alpha), interLink(c.rate(), alpha + delay)), c.algorithm(),
-                channels, chunk);
+        PlanRequest req = request(c, bytes, intraLink(alpha), interLink(c.rate(), alpha + delay));
+        long predicted = Planner.predictAllReduceNs(req, c.algorithm(), channels, chunk);
+        long simulated = Simulator.simulate(req, c.algorithm(), channels, chunk).simulatedNs();
         long fixedNs = Planner.predictAllReduceNs(request(c, bytes, intraLink(fixed), interLink(c.rate(), fixed + delay)), c.algorithm(),
                 channels, chunk);
-        return new Row(c, bytes, channels + " ch " + Sizes.formatBytes(chunk), alpha, predicted, fixedNs, own, Long.parseLong(m.group(2)),
+        return new Row(c, bytes, channels + " ch " + Sizes.formatBytes(chunk), alpha, predicted, simulated, fixedNs, own, Long.parseLong(m.group(2)),
                 Integer.parseInt(m.group(3)), Boolean.parseBoolean(m.group(4)));
     }
 
