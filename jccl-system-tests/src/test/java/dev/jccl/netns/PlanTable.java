@@ -35,15 +35,15 @@ final class PlanTable {
                 + " (it follows each chunk's chain of links, so only the ring steps that cross hosts pay the delay)");
         out.println("# fixed-alpha: the same with " + PlanVsMeasured.STEP_LATENCY + " per step; measured: slowest rank's mean of awaited"
                 + " out-of-place float32 allreduces, JCCL_ALGO forced to the same algorithm");
-        out.printf(Locale.ROOT, "| %-24s | %-20s | %9s | %-13s | %8s | %12s | %12s | %14s | %12s | %6s | %9s | %5s |%n", "case", "--inter",
+        out.printf(Locale.ROOT, "| %-28s | %-20s | %9s | %-13s | %8s | %12s | %12s | %14s | %12s | %6s | %9s | %5s |%n", "case", "--inter",
                 "size", "run", "alpha us", "predicted ms", "simulated ms", "fixed-alpha ms", "measured ms", "ratio", "sim ratio", "iters");
-        out.println("|" + "-".repeat(26) + "|" + "-".repeat(22) + "|" + "-".repeat(11) + "|" + "-".repeat(15) + "|" + "-".repeat(10) + "|"
+        out.println("|" + "-".repeat(30) + "|" + "-".repeat(22) + "|" + "-".repeat(11) + "|" + "-".repeat(15) + "|" + "-".repeat(10) + "|"
                 + "-".repeat(14) + "|" + "-".repeat(14) + "|" + "-".repeat(16) + "|" + "-".repeat(14) + "|" + "-".repeat(8) + "|"
                 + "-".repeat(11) + "|" + "-".repeat(7) + "|");
     }
 
     static void row(PrintStream out, Row r) {
-        out.printf(Locale.ROOT, "| %-24s | %-20s | %9s | %-13s | %8.0f | %12.2f | %12.2f | %14.2f | %12.2f | %6.2f | %9.2f | %5d |%s%n",
+        out.printf(Locale.ROOT, "| %-28s | %-20s | %9s | %-13s | %8.0f | %12.2f | %12.2f | %14.2f | %12.2f | %6.2f | %9.2f | %5d |%s%n",
                 r.c().name(),
                 PlanVsMeasured.interLink(r.c().rate(), r.alphaNs() + r.c().delayMs() * 1_000_000).replaceAll("(\\d+)\\d{3}ns$", "$1us"),
                 Sizes.formatBytes(r.bytes()), r.plan(), r.alphaNs() / 1e3, r.predictedNs() / 1e6, r.simulatedNs() / 1e6, r.fixedNs() / 1e6,
@@ -78,7 +78,7 @@ final class PlanTable {
         }
         out.println("# small sizes: alpha is one progress-thread wake-up per message step (JCCL_SPIN=auto does not spin with fewer cores"
                 + " than runnable threads), on cores that every rank, launcher and the router's softirqs share, so it follows the load:"
-                + " tens of us idle, ms under load; it is measured right before each size, but a wake-up's cost varies call to call, and"
+                + " tens of us idle, ms under load; it is measured among each size's calls, but a wake-up's cost varies call to call, and"
                 + " below 1 MiB that variance, not the bytes, is most of the time");
     }
 
