@@ -78,7 +78,7 @@ final class PlanTable {
         }
         out.println("# small sizes: alpha is one progress-thread wake-up per message step (JCCL_SPIN=auto does not spin with fewer cores"
                 + " than runnable threads), on cores that every rank, launcher and the router's softirqs share, so it follows the load:"
-                + " tens of us idle, ms under load; it is measured among each size's calls, but a wake-up's cost varies call to call, and"
+                + " ms under load (tens of us expected idle); it is measured among each size's calls, but a wake-up's cost varies call to call, and"
                 + " below 1 MiB that variance, not the bytes, is most of the time");
     }
 
