@@ -9,7 +9,7 @@
 #   default: 2 hosts at 1gbit and 200mbit, ring and hierarchical; 2 hosts at 1gbit with 1 ms and 5 ms
 #   added through a delay proxy in the router (every tcp data connection relayed, JCCL_TCP_ADVERTISE);
 #   then 4 hosts at 1gbit. Under each case's rows: tc counters of every link, TCP retransmits and
-#   timeouts per host, the proxy's byte count. About 8 minutes in all on an idle 2-core machine.
+#   timeouts per host, the proxy's byte count. 7 cases took 8 minutes on a loaded 2-core machine; the 9 default ones about 10.
 #   PLAN_ALPHA (default 600us): the per-step latency the planner is given (see the table's header).
 #   PLAN_CC (default: the root namespace's): TCP congestion control in every namespace, e.g. cubic.
 #   Needs root, ip, tc, nft (skips with one line otherwise); about 1 minute per case on 2 cores.
