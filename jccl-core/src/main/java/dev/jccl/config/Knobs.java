@@ -88,17 +88,32 @@ public final class Knobs {
             "extra JVM options (split at spaces) for the jccl command's JVM and every rank JVM it starts, e.g. "
                     + "-XX:StartFlightRecording=filename=/tmp/jccl-%p.jfr (%p, the pid, gives each JVM its own file)");
 
+    public static final Knob<String> TCP_ADVERTISE = new Knob<>("JCCL_TCP_ADVERTISE", "",
+            Knobs::hostPort, "ADDR:PORT that peers dial for this rank's tcp listener instead of its own address, e.g. a forwarder that"
+                    + " relays ADDR:PORT to this rank's address and the same PORT; the listener then binds PORT; empty = its own"
+                    + " address and an ephemeral port");
+
     /** All knobs, in the order devinfo -v prints them. */
     public static final List<Knob<?>> ALL = List.of(DEBUG, DEBUG_SUBSYS, DEBUG_FILE, LOG, TRANSPORT, TIMEOUT_NS,
             QPS_PER_CONNECTION, TCP_INLINE, SOCKET_IFNAME, AUTH_TOKEN, SHM_DIR, HEARTBEAT_NS, RNR_TIMEOUT_NS, SPIN_NS, HOST_ID,
             STORE_HOSTED, ALGO, NCHANNELS, CHUNKSIZE, BUFFSIZE, REDUCE_KERNEL, CHECKSUM, TRACE, JAVA_OPTS, PROTO,
-            DIRECT);
+            DIRECT, TCP_ADVERTISE);
 
     private static String level(String s) {
         String v = s.trim().toUpperCase(Locale.ROOT);
         if (!List.of("WARN", "INFO", "TRACE", "NONE").contains(v)) {
             throw new IllegalArgumentException("expected WARN, INFO, TRACE or NONE");
         }
+        return v;
+    }
+
+    /** "" or ADDR:PORT with a port in 1..65535. */
+    private static String hostPort(String s) {
+        String v = s.trim();
+        if (v.isEmpty()) return v;
+        int colon = v.lastIndexOf(':');
+        if (colon <= 0) throw new IllegalArgumentException("expected ADDR:PORT, e.g. 10.0.0.1:31000");
+        intIn(v.substring(colon + 1), 1, 65535);
         return v;
     }
 

@@ -64,6 +64,18 @@ public final class Planner {
         return p.predictedNs();
     }
 
+    /**
+     * The same, priced at {@code channels} and {@code chunkBytes}: what a job ran with, chosen by its
+     * own tuner from default link parameters, so a measurement is compared with the configuration
+     * that ran rather than the one the planner would pick for these links.
+     */
+    public static long predictAllReduceNs(PlanRequest req, String algorithm, int channels, long chunkBytes) {
+        Algorithm a = Algorithm.parse(algorithm);
+        Plan p = tune(req, TunerOverrides.NONE.withAlgorithms(a).withChannels(channels).withChunkBytes(chunkBytes));
+        if (p.algorithm() != a) throw new IllegalArgumentException(algorithm + " cannot run on " + topology(req).describe() + ": " + p.why());
+        return p.predictedNs();
+    }
+
     /** The tuner's fastest time for one allreduce of {@code req.bytes()}, in ns. */
     public static long bestNs(PlanRequest req) {
         return tune(req, TunerOverrides.NONE).predictedNs();

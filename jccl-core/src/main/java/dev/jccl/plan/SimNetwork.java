@@ -51,6 +51,11 @@ final class SimNetwork {
         busyNicIn = new double[t.hosts()];
     }
 
+    /** One message's latency from {@code from} to {@code to}: what a slot credit takes to travel back, too. */
+    double latencyNs(int from, int to) {
+        return (t.sameHost(from, to) ? intra : inter).latencyNs();
+    }
+
     /** Posts {@code bytes} from {@code from} to {@code to} at {@code now}: {local completion, delivery}. */
     double[] transfer(double now, int from, int to, long bytes) {
         boolean local = t.sameHost(from, to);

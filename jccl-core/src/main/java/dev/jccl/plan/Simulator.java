@@ -35,12 +35,18 @@ public final class Simulator {
     private static final int DELIVER = 1;
     private static final int APPLY_DONE = 2;
     private static final int COPY_DONE = 3;
+    private static final int CREDIT = 4;
 
     /** Simulates with the closed form's channel count and chunk size for this algorithm. */
     public static SimResult simulate(PlanRequest req, String algorithm) {
         AlgorithmPlan closed = Planner.plan(req).get(algorithm);
         if (!closed.applicable()) throw new IllegalArgumentException(algorithm + ": " + closed.notApplicable());
         return simulate(req, algorithm, closed.channels(), closed.chunkBytes(), closed.timeNs());
+    }
+
+    /** Simulates at a given channel count and chunk size (what a measured run used), beside the closed form's time for them. */
+    public static SimResult simulate(PlanRequest req, String algorithm, int channels, long chunkBytes) {
+        return simulate(req, algorithm, channels, chunkBytes, Planner.predictAllReduceNs(req, algorithm, channels, chunkBytes));
     }
 
     static SimResult simulate(PlanRequest req, String algorithm, int channels, long chunkBytes, long closedNs) {
@@ -68,10 +74,18 @@ public final class Simulator {
         SimProgram[] p = new SimProgram[s.length];
         for (int r = 0; r < s.length; r++) p[r] = new SimProgram(s[r], 0, ChunkHazards.of(s[r], simChunk, Placement.inPlace(args, r)));
         for (SimProgram q : p) q.link(p, sym, t);
-        Run run = new Run(new SimNetwork(req, t, channels, sym), p, sym, t, (int) Math.max(2, Tuner.DEFAULT_BUFF_BYTES / chunkBytes));
+        Run run = new Run(new SimNetwork(req, t, channels, sym), p, sym, t, slots(chunkBytes));
         double end = run.go();
         return new SimResult(a.knobName(), n, bytes, Math.round(end), closedNs, channels, chunkBytes, simChunk, run.events,
                 System.nanoTime() - wall, run.net.bottleneck(end));
+    }
+
+    /**
+     * Slot credits per link and channel, as the runtime's FIFO has them: {@link Tuner#SLOTS} slots of
+     * buffBytes / SLOTS each, one chunk per slot however small the chunk (fewer if chunks are larger).
+     */
+    static int slots(long chunkBytes) {
+        return (int) Math.max(2, Math.min(Tuner.SLOTS, Tuner.DEFAULT_BUFF_BYTES / chunkBytes));
     }
 
     private static long ceil(long a, long b) {
@@ -114,11 +128,13 @@ public final class Simulator {
                         check(q, y);
                     }
                     case APPLY_DONE -> {
-                        SimProgram from = peer(q, op);
-                        int k = q.remoteIdx[op];
-                        from.inflight[k]--;
-                        if (from.sendPtr[k] < from.sendOps[k].length) check(from, from.sendOps[k][from.sendPtr[k]]);
+                        // The freed slot's credit travels back to the sender, one message latency later.
+                        push(now + net.latencyNs(q.rank, q.peerRank[op]), CREDIT, peer(q, op), q.remoteIdx[op]);
                         done(q, op);
+                    }
+                    case CREDIT -> {
+                        q.inflight[op]--;
+                        if (q.sendPtr[op] < q.sendOps[op].length) check(q, q.sendOps[op][q.sendPtr[op]]);
                     }
                     default -> throw new IllegalStateException("event type " + type);
                 }

@@ -58,6 +58,15 @@ class ConfigTest {
     }
 
     @Test
+    void tcpAdvertiseTakesAnAddressAndAPortOrNothing() {
+        assertEquals("", Knobs.TCP_ADVERTISE.parse(""));
+        assertEquals("10.213.1.1:31000", Knobs.TCP_ADVERTISE.parse(" 10.213.1.1:31000 "));
+        for (String bad : new String[] {"10.213.1.1", ":31000", "10.213.1.1:0", "10.213.1.1:70000", "host:port"}) {
+            assertThrows(RuntimeException.class, () -> Knobs.TCP_ADVERTISE.parse(bad), bad);
+        }
+    }
+
+    @Test
     void everyKnobHasADocLineAndAParsableDefault() {
         for (Knob<?> k : Knobs.ALL) {
             assertTrue(k.name().startsWith("JCCL_"), k.name());

@@ -95,6 +95,32 @@ class PlannerTest {
     }
 
     @Test
+    void aRunsOwnChannelsAndChunkArePricedAsGivenAndNeverBeatTheTunersPick() {
+        PlanRequest req = new PlanRequest(4L << 20, 2, 2, LinkSpec.parse("10GB/s,600us"), LinkSpec.parse("956.4Mb/s,600us"), 4);
+        AlgorithmPlan own = Planner.plan(req).get("ring");
+        assertEquals(own.timeNs(), Planner.predictAllReduceNs(req, "ring", own.channels(), own.chunkBytes()));
+        for (int ch : new int[] {1, 2, 4}) {
+            for (long chunk : new long[] {16 << 10, 256 << 10}) {
+                assertTrue(Planner.predictAllReduceNs(req, "ring", ch, chunk) >= own.timeNs(), ch + " channels, chunk " + chunk);
+            }
+        }
+    }
+
+    @Test
+    void aDelayOnTheNetworkIsChargedOnEveryStepWithACrossHostPair() {
+        // 2 hosts x 2 ranks: the closed form charges the network's alpha on each of the ring's 2(n-1) = 6 steps, since each has a
+        // pair that crosses hosts, so 5 ms more per message costs 30 ms. (One chunk's chain of steps crosses hosts on 3 of them; the
+        // delay-proxy rows of bench/plan-vs-measured.sh show it: see docs/ARCHITECTURE.md, "Validation".)
+        PlanRequest base = new PlanRequest(64 << 10, 2, 2, LinkSpec.parse("10GB/s,600us"), LinkSpec.parse("956.4Mb/s,600us"), 4);
+        long extra = Planner.predictAllReduceNs(base.withInter(LinkSpec.parse("956.4Mb/s,5.6ms")), "ring") - Planner.predictAllReduceNs(base, "ring");
+        assertEquals(30_000_000, extra, 1_000_000);
+        // Hierarchical crosses hosts in 2(h-1) = 2 of its steps only.
+        long hier = Planner.predictAllReduceNs(base.withInter(LinkSpec.parse("956.4Mb/s,5.6ms")), "hierarchical")
+                - Planner.predictAllReduceNs(base, "hierarchical");
+        assertEquals(10_000_000, hier, 1_000_000);
+    }
+
+    @Test
     void badRequestsAreRefusedWithTheirValue() {
         LinkSpec l = LinkSpec.parse("shm");
         assertTrue(assertThrows(IllegalArgumentException.class, () -> PlanRequest.of(0, 1, 1, l, l)).getMessage().contains("bytes"));

@@ -74,4 +74,22 @@ class SimulatorTest {
                 () -> Simulator.simulate(PlanRequest.of(1 << 20, 1, 8, NVLINK, IB200), "hierarchical"));
         assertTrue(e.getMessage().startsWith("hierarchical: "), e.getMessage());
     }
+
+    @Test
+    void smallChunksOverALongLinkWaitForSlotCreditsToComeBack() {
+        // 2 hosts x 1 rank, 5 ms each way: a 256 KiB ring step is 32 chunks of 4 KiB, and 8 slots let 8 go per 10 ms round trip.
+        PlanRequest req = new PlanRequest(256 << 10, 2, 1, LinkSpec.parse("10GB/s,600us"), LinkSpec.parse("956.4Mb/s,5ms"), 4);
+        assertEquals(8, Simulator.slots(4096));
+        assertEquals(2 * 4 * 10e6, Simulator.simulate(req, "ring", 1, 4096).simulatedNs(), 5e6);
+        assertTrue(Simulator.simulate(req, "ring", 1, 64 << 10).simulatedNs() < 20e6, "64 KiB chunks need one window per step");
+    }
+
+    @Test
+    void aChunkPaysTheNetworkLatencyOnlyOnTheRingStepsItCrossesHosts() {
+        // 2 hosts x 2 ranks: a chunk's 6 ring steps alternate shm and network, so +5 ms costs 3 x 5 ms, not the closed form's 6.
+        PlanRequest req = new PlanRequest(256 << 10, 2, 2, LinkSpec.parse("10GB/s,600us"), LinkSpec.parse("956.4Mb/s,5600us"), 4);
+        SimResult r = Simulator.simulate(req, "ring", 2, 16 << 10);
+        assertTrue(r.simulatedNs() < 0.8 * r.closedFormNs(), r.simulatedNs() + " vs " + r.closedFormNs());
+        assertTrue(r.simulatedNs() > 3 * 5.6e6, "at least three network latencies: " + r.simulatedNs());
+    }
 }

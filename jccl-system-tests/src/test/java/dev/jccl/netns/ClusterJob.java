@@ -44,13 +44,20 @@ final class ClusterJob implements AutoCloseable {
     /** Any rank command (e.g. one with the full JIT, for timing), under a launcher that gives up after {@code timeout}. */
     static ClusterJob start(NetnsCluster cluster, int ranksPerHost, IntFunction<String> storeOf, Map<String, String> env,
                             JavaCommand rankCommand, String timeout) {
+        return start(cluster, ranksPerHost, storeOf, h -> env, rankCommand, timeout);
+    }
+
+    /** With an environment per host ({@code envOf.apply(h)}), e.g. the address its ranks advertise. */
+    static ClusterJob start(NetnsCluster cluster, int ranksPerHost, IntFunction<String> storeOf, IntFunction<Map<String, String>> envOf,
+                            JavaCommand rankCommand, String timeout) {
         ClusterJob job = new ClusterJob(ranksPerHost);
-        Map<String, String> all = new HashMap<>(env);
-        all.put("JCCL_AUTH_TOKEN", AuthHandshake.newToken());
-        all.putIfAbsent("JCCL_TIMEOUT", "60s");
+        String token = AuthHandshake.newToken();
         List<String> rank = rankCommand.toList();
         try {
             for (int h = 0; h < cluster.hosts(); h++) {
+                Map<String, String> all = new HashMap<>(envOf.apply(h));
+                all.put("JCCL_AUTH_TOKEN", token);
+                all.putIfAbsent("JCCL_TIMEOUT", "60s");
                 JavaCommand launch = JavaCommand.main("dev.jccl.cli.Main").fastStart().prefixedBy(cluster.exec(h))
                         .args("launch", "--nnodes", Integer.toString(cluster.hosts()), "--node-rank", Integer.toString(h),
                                 "--master-addr", storeOf.apply(h).split(":")[0], "--master-port", storeOf.apply(h).split(":")[1],

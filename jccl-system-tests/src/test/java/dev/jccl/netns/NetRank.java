@@ -41,6 +41,7 @@ public final class NetRank {
     private NetRank() {}
 
     public static void main(String[] args) throws Exception {
+        advertiseThroughRelay();
         try (Communicator comm = Jccl.init()) {
             switch (args[0]) {
                 case "verify" -> verify(comm, args);
@@ -55,6 +56,22 @@ public final class NetRank {
         }
         System.out.flush();
         System.exit(0);
+    }
+
+    /** Where a test relays tcp data (NetnsCluster.dataProxyCommand): JCCLT_ADVERTISE=ADDR:BASEPORT, set per host. */
+    static final String ADVERTISE_ENV = "JCCLT_ADVERTISE";
+
+    /**
+     * With {@link #ADVERTISE_ENV} set, this rank's tcp listener binds BASEPORT + LOCAL_RANK and
+     * advertises ADDR at that port (JCCL_TCP_ADVERTISE, as a system property before init), so peers
+     * dial the relay; local ranks of one host need ports of their own, hence the offset.
+     */
+    static void advertiseThroughRelay() {
+        String base = System.getenv(ADVERTISE_ENV);
+        if (base == null || base.isEmpty()) return;
+        int colon = base.lastIndexOf(':');
+        int port = Integer.parseInt(base.substring(colon + 1)) + Integer.parseInt(System.getenv("LOCAL_RANK"));
+        System.setProperty("JCCL_TCP_ADVERTISE", base.substring(0, colon) + ":" + port);
     }
 
     private static void verify(Communicator comm, String[] args) {

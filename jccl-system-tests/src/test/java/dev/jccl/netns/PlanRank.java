@@ -4,6 +4,7 @@ import dev.jccl.Communicator;
 import dev.jccl.DataType;
 import dev.jccl.Jccl;
 import dev.jccl.ReduceOp;
+import dev.jccl.trace.DataPathCounters;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -14,7 +15,9 @@ import java.util.Arrays;
  * One rank of a plan-against-measurement run ({@link PlanVsMeasured}), started by {@code jccl
  * launch}: times out-of-place float32 SUM allReduces of each size, each awaited before the next (the
  * planner prices one allreduce, not a stream of them), and rank 0 prints
- * {@code MEASURED bytes=B ns=N iters=I ok=B}: the slowest rank's mean per call.
+ * {@code MEASURED bytes=B ns=N iters=I ok=B probe=NS plan=P}: the slowest rank's mean per call, the
+ * mean of a 4 KiB latency probe interleaved with its calls, and the plan its tuner compiled for the size
+ * (algorithm, channels, chunk).
  *
  * <p>Args: SECONDS_PER_SIZE MIN_BYTES_PER_SIZE SIZE... A size runs at least 3 calls and as many more
  * as fit in SECONDS_PER_SIZE, but never fewer than move MIN_BYTES_PER_SIZE: a token bucket lets its
@@ -22,6 +25,9 @@ import java.util.Arrays;
  */
 public final class PlanRank {
     private static final int MAX_ITERS = 2_000;
+    /** The latency probe of each size: about this many awaited allReduces of {@link #PROBE_BYTES} (nearly all latency) among its calls. */
+    static final int PROBE_ITERS = 20;
+    static final long PROBE_BYTES = 4096;
 
     private PlanRank() {}
 
@@ -29,6 +35,7 @@ public final class PlanRank {
         double secondsPerSize = Double.parseDouble(args[0]);
         long minBytes = Long.parseLong(args[1]);
         long[] sizes = Arrays.stream(args, 2, args.length).mapToLong(Long::parseLong).toArray();
+        NetRank.advertiseThroughRelay();
         try (Communicator comm = Jccl.init(); Arena arena = Arena.ofShared()) {
             long max = Arrays.stream(sizes).max().orElseThrow();
             MemorySegment in = arena.allocate(max, 64);
@@ -37,17 +44,35 @@ public final class PlanRank {
             NetRank.fill(in, max / 4, comm.rank());
             // Compiled code before the first timed call: a cold JVM's data path is many times slower.
             for (int i = 0; i < 200; i++) allReduce(comm, in, out, 4096);
-            for (int i = 0; i < 20; i++) allReduce(comm, in, out, Math.min(max, 256 << 10));
+            // In place, a call shape no timed size has, so each size's first call compiles (and names) its own plan.
+            for (int i = 0; i < 20; i++) comm.allReduce(out, Math.min(max, 256 << 10) / 4, DataType.FLOAT32, ReduceOp.SUM).await();
             for (long bytes : sizes) {
-                long one = agreeMax(comm, scratch, allReduce(comm, in, out, bytes));
+                long first = allReduce(comm, in, out, bytes);
+                // Read before the next call compiles another plan: what this size runs with, e.g. "allReduce ring, 2 channel(s), chunk 64 KiB".
+                String plan = DataPathCounters.lastPlan();
+                long one = agreeMax(comm, scratch, first);
                 long byTime = (long) (secondsPerSize * 1e9 / Math.max(1, one));
                 int iters = (int) Math.min(MAX_ITERS, Math.max(3, Math.max(Math.min(byTime, MAX_ITERS), minBytes / bytes)));
                 comm.barrier().await();
+                comm.barrier().await();
+                // Alpha measured on the spot, what jccl plan --measured takes: probes interleaved with the timed calls, so both see
+                // the same load; about PROBE_ITERS of them, after every k-th call.
+                int every = Math.max(1, iters / PROBE_ITERS);
                 long sum = 0;
-                for (int i = 0; i < iters; i++) sum += allReduce(comm, in, out, bytes);
+                long probeSum = 0;
+                int probes = 0;
+                for (int i = 0; i < iters; i++) {
+                    sum += allReduce(comm, in, out, bytes);
+                    if (i % every == 0) {
+                        probeSum += allReduce(comm, in, out, PROBE_BYTES);
+                        probes++;
+                    }
+                }
                 long mean = agreeMax(comm, scratch, sum / iters);
+                long probe = agreeMax(comm, scratch, probeSum / probes);
                 boolean ok = out.getAtIndex(ValueLayout.JAVA_FLOAT, bytes / 4 - 1) == NetRank.expected(bytes / 4 - 1, comm.size());
-                if (comm.rank() == 0) System.out.println("MEASURED bytes=" + bytes + " ns=" + mean + " iters=" + iters + " ok=" + ok);
+                if (comm.rank() == 0) System.out.println("MEASURED bytes=" + bytes + " ns=" + mean + " iters=" + iters + " ok=" + ok
+                        + " probe=" + probe + " plan=" + plan);
                 System.out.flush();
             }
         } catch (RuntimeException e) {

@@ -4,6 +4,7 @@ import dev.jccl.netns.PlanVsMeasured.Row;
 import dev.jccl.util.Sizes;
 
 import java.io.PrintStream;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
@@ -13,30 +14,48 @@ final class PlanTable {
     static final long LARGE = 1L << 20;
     static final double TARGET = 0.20;
 
+    /** What each case's links and proxy did, printed under the table. */
+    private static final List<String> NOTES = new ArrayList<>();
+
     private PlanTable() {}
 
+    static synchronized void notes(PlanVsMeasured.Case c, List<String> lines) {
+        for (String l : lines) NOTES.add(c.name() + ": " + l);
+    }
+
     static void header(PrintStream out) {
-        out.println("# predicted: Planner.predictAllReduceNs = jccl plan --hosts H --ranks-per-host " + PlanVsMeasured.RANKS_PER_HOST
-                + " --intra " + PlanVsMeasured.intraLink() + " --inter <column 2> --reduce-bw " + PlanVsMeasured.REDUCE_GBPS
-                + " (the tbf rate x " + String.format(Locale.ROOT, "%.4f", PlanVsMeasured.TCP_GOODPUT)
-                + " TCP goodput; " + PlanVsMeasured.STEP_LATENCY + " per message step: a progress thread's wake-up on this machine)");
-        out.println("# nominal: the same with --intra shm --inter <tbf rate>,30us, as one would first write it");
-        out.println("# measured: slowest rank's mean of awaited out-of-place float32 allreduces, JCCL_ALGO forced to the same algorithm");
-        out.printf(Locale.ROOT, "| %-24s | %-19s | %9s | %12s | %12s | %12s | %6s | %5s |%n", "case", "--inter (calibrated)", "size",
-                "predicted ms", "nominal ms", "measured ms", "ratio", "iters");
-        out.println("|" + "-".repeat(26) + "|" + "-".repeat(21) + "|" + "-".repeat(11) + "|" + "-".repeat(14) + "|" + "-".repeat(14) + "|"
-                + "-".repeat(14) + "|" + "-".repeat(8) + "|" + "-".repeat(7) + "|");
+        out.println("# predicted: Planner.predictAllReduceNs at the run's channels and chunk (column 'run') = jccl plan --hosts H"
+                + " --ranks-per-host " + PlanVsMeasured.RANKS_PER_HOST + " --intra " + PlanVsMeasured.INTRA_BANDWIDTH + ",<alpha> --inter"
+                + " <column 2> --reduce-bw " + PlanVsMeasured.REDUCE_GBPS + "; bandwidth = the tbf rate x "
+                + String.format(Locale.ROOT, "%.4f", PlanVsMeasured.TCP_GOODPUT) + " (TCP goodput of a full frame)");
+        out.println("# alpha (per message step, both links) is measured on the spot: fitted so that the planner's 4 KiB allreduce takes"
+                + " the mean of about " + PlanRank.PROBE_ITERS + " 4 KiB probes interleaved with the size's calls; with +Nms (tcp data through a"
+                + " delay proxy) --inter's latency is the same size's undelayed alpha + N ms");
+        out.println("# simulated: jccl plan --simulate's event simulation of the same schedules, chunks and slot credits at that alpha"
+                + " (it follows each chunk's chain of links, so only the ring steps that cross hosts pay the delay)");
+        out.println("# fixed-alpha: the same with " + PlanVsMeasured.STEP_LATENCY + " per step; measured: slowest rank's mean of awaited"
+                + " out-of-place float32 allreduces, JCCL_ALGO forced to the same algorithm");
+        out.printf(Locale.ROOT, "| %-28s | %-20s | %9s | %-13s | %8s | %12s | %12s | %14s | %12s | %6s | %9s | %5s |%n", "case", "--inter",
+                "size", "run", "alpha us", "predicted ms", "simulated ms", "fixed-alpha ms", "measured ms", "ratio", "sim ratio", "iters");
+        out.println("|" + "-".repeat(30) + "|" + "-".repeat(22) + "|" + "-".repeat(11) + "|" + "-".repeat(15) + "|" + "-".repeat(10) + "|"
+                + "-".repeat(14) + "|" + "-".repeat(14) + "|" + "-".repeat(16) + "|" + "-".repeat(14) + "|" + "-".repeat(8) + "|"
+                + "-".repeat(11) + "|" + "-".repeat(7) + "|");
     }
 
     static void row(PrintStream out, Row r) {
-        out.printf(Locale.ROOT, "| %-24s | %-19s | %9s | %12.2f | %12.2f | %12.2f | %6.2f | %5d |%s%n", r.c().name(),
-                PlanVsMeasured.interLink(r.c().rate()), Sizes.formatBytes(r.bytes()), r.predictedNs() / 1e6, r.nominalNs() / 1e6,
-                r.measuredNs() / 1e6, r.ratio(), r.iters(), r.ok() ? "" : " WRONG RESULT");
+        out.printf(Locale.ROOT, "| %-28s | %-20s | %9s | %-13s | %8.0f | %12.2f | %12.2f | %14.2f | %12.2f | %6.2f | %9.2f | %5d |%s%n",
+                r.c().name(),
+                PlanVsMeasured.interLink(r.c().rate(), r.alphaNs() + r.c().delayMs() * 1_000_000).replaceAll("(\\d+)\\d{3}ns$", "$1us"),
+                Sizes.formatBytes(r.bytes()), r.plan(), r.alphaNs() / 1e3, r.predictedNs() / 1e6, r.simulatedNs() / 1e6, r.fixedNs() / 1e6,
+                r.measuredNs() / 1e6, r.ratio(), (double) r.measuredNs() / r.simulatedNs(), r.iters(), r.ok() ? "" : " WRONG RESULT");
         out.flush();
     }
 
     /** How many large sizes met the target, and the small sizes' gap as extra time per message step. */
     static void summary(PrintStream out, List<Row> rows) {
+        synchronized (PlanTable.class) {
+            for (String n : NOTES) out.println("# " + n);
+        }
         for (int hosts : rows.stream().mapToInt(r -> r.c().hosts()).distinct().toArray()) {
             List<Row> large = rows.stream().filter(r -> r.bytes() >= LARGE && r.c().hosts() == hosts).toList();
             long within = large.stream().filter(r -> Math.abs(r.ratio() - 1) <= TARGET).count();
@@ -44,8 +63,12 @@ final class PlanTable {
             int ranks = hosts * PlanVsMeasured.RANKS_PER_HOST;
             int cores = Runtime.getRuntime().availableProcessors();
             String cpu = ranks > 2 * cores ? "; " + ranks + " ranks on " + cores + " cores: the CPU, not the link, bounds the measurement" : "";
-            out.printf(Locale.ROOT, "# %d hosts, >= 1 MiB: %d of %d sizes within %.0f%% of the prediction (worst %.0f%% off)%s%n", hosts,
-                    within, large.size(), TARGET * 100, worst * 100, cpu);
+            long simWithin = large.stream().filter(r -> Math.abs((double) r.measuredNs() / r.simulatedNs() - 1) <= TARGET).count();
+            long fixedWithin = large.stream().filter(r -> Math.abs((double) r.measuredNs() / r.fixedNs() - 1) <= TARGET).count();
+            double pick = large.stream().mapToDouble(r -> Math.abs((double) r.ownNs() / r.predictedNs() - 1)).max().orElse(0);
+            out.printf(Locale.ROOT, "# %d hosts, >= 1 MiB: %d of %d sizes within %.0f%% of the prediction (worst %.0f%% off); %d of the simulation; %d with the"
+                    + " fixed alpha; the planner's own channels and chunk would change the prediction by at most %.0f%%%s%n", hosts, within,
+                    large.size(), TARGET * 100, worst * 100, simWithin, fixedWithin, pick * 100, cpu);
         }
         for (Row r : rows) {
             if (r.bytes() >= LARGE) continue;
@@ -53,10 +76,10 @@ final class PlanTable {
             out.printf(Locale.ROOT, "# %s %s: measured %.2fx the prediction, %.0f us more per message step (%d steps)%n", r.c().name(),
                     Sizes.formatBytes(r.bytes()), r.ratio(), (r.measuredNs() - r.predictedNs()) / 1e3 / steps, steps);
         }
-        out.println("# small sizes: below 1 MiB the measured time is mostly waiting, not bytes: every message step wakes a parked"
-                + " progress thread (JCCL_SPIN=auto does not spin with fewer cores than runnable threads) on cores that every rank,"
-                + " launcher and the router's softirqs share; a wake-up costs from tens of us to several ms with the load, more than"
-                + " the one alpha the planner takes, which is fitted where the steps still overlap transfers");
+        out.println("# small sizes: alpha is one progress-thread wake-up per message step (JCCL_SPIN=auto does not spin with fewer cores"
+                + " than runnable threads), on cores that every rank, launcher and the router's softirqs share, so it follows the load:"
+                + " ms under load (tens of us expected idle); it is measured among each size's calls, but a wake-up's cost varies call to call, and"
+                + " below 1 MiB that variance, not the bytes, is most of the time");
     }
 
     /** Message steps one allreduce waits through, one after another. */

@@ -31,6 +31,8 @@ final class TcpContext implements DeviceContext {
     private final WaitPolicy waitPolicy;
     private final int lanesPerConnection;
     private final long inlineMaxBytes;
+    /** JCCL_TCP_ADVERTISE: "" or the ADDR:PORT published instead of this listener's own (a forwarder's). */
+    private final String advertised;
     private final TcpListener listener;
     private final AtomicInteger nextQpn = new AtomicInteger(1);
     private final Map<Integer, TcpQueuePair> qps = new ConcurrentHashMap<>();
@@ -48,6 +50,7 @@ final class TcpContext implements DeviceContext {
         this.waitPolicy = config.waitPolicy(1);
         this.lanesPerConnection = config.get(Knobs.QPS_PER_CONNECTION);
         this.inlineMaxBytes = config.get(Knobs.TCP_INLINE);
+        this.advertised = config.get(Knobs.TCP_ADVERTISE);
         this.listener = new TcpListener(this);
     }
 
@@ -71,9 +74,14 @@ final class TcpContext implements DeviceContext {
         return device.name() + " " + address.getHostAddress();
     }
 
-    /** The listener's "ip:port", what peers dial. */
+    /** The port the listener binds: the advertised one (a forwarder relays to the same port), else ephemeral. */
+    int listenPort() {
+        return advertised.isEmpty() ? 0 : Integer.parseInt(advertised.substring(advertised.lastIndexOf(':') + 1));
+    }
+
+    /** The listener's "ip:port", what peers dial: JCCL_TCP_ADVERTISE when set. */
     String gid() {
-        return address.getHostAddress() + ":" + listener.port();
+        return advertised.isEmpty() ? address.getHostAddress() + ":" + listener.port() : advertised;
     }
 
     @Override

@@ -45,7 +45,7 @@ final class TcpListener implements AutoCloseable {
             this.server = ServerSocketChannel.open();
             // Set before listening: the receive window scale is agreed in the SYN exchange.
             server.setOption(StandardSocketOptions.SO_RCVBUF, Connector.SOCKET_BUFFER_BYTES);
-            server.bind(new InetSocketAddress(context.address(), 0), 128);
+            server.bind(new InetSocketAddress(context.address(), context.listenPort()), 128);
         } catch (IOException e) {
             throw new VerbsException("cannot listen on " + context.deviceLabel() + ": " + e, e);
         }

@@ -11,6 +11,7 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -30,6 +31,8 @@ public final class DelayProxy implements AutoCloseable {
     private final InetSocketAddress target;
     private final long delayNs;
     private final long jitterNs;
+    /** Bytes written on, both ways: how a test sees that traffic really went through the proxy. */
+    private final AtomicLong forwarded = new AtomicLong();
     private volatile boolean closed;
 
     public DelayProxy(InetSocketAddress listen, InetSocketAddress target, long delayNs, long jitterNs) throws IOException {
@@ -55,6 +58,11 @@ public final class DelayProxy implements AutoCloseable {
 
     public int port() {
         return server.getLocalPort();
+    }
+
+    /** Bytes forwarded so far, both directions of every connection. */
+    public long forwardedBytes() {
+        return forwarded.get();
     }
 
     private void acceptLoop() {
@@ -100,6 +108,7 @@ public final class DelayProxy implements AutoCloseable {
                     while ((wait = c.releaseNs - System.nanoTime()) > 0) LockSupport.parkNanos(wait);
                     os.write(c.bytes);
                     os.flush();
+                    forwarded.addAndGet(c.bytes.length);
                 }
             } catch (IOException | InterruptedException e) {
                 // the connection ended

@@ -5,6 +5,8 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * The link of one host to the router: a veth pair, jcclt-h{i} in the host, jcclt-r{i} in the router.
@@ -75,8 +77,38 @@ public final class Link {
         return loss(0);
     }
 
+    /**
+     * What the shaping did so far, e.g. "host: Sent 123 bytes 45 pkt (dropped 0, overlimits 6 requeues 0) backlog 0b 0p;
+     * router: ...": tc's counters of both ends' root qdisc, for a benchmark to print beside its figures.
+     */
+    public String stats() {
+        return "host: " + counters(Cmd.mustIn(Names.hostNs(host), "tc", "-s", "qdisc", "show", "dev", Names.hostIf(host), "root"))
+                + "; router: " + counters(Cmd.mustIn(Names.ROUTER, "tc", "-s", "qdisc", "show", "dev", Names.routerIf(host), "root"));
+    }
+
+    /** The Sent and backlog lines of tc -s, joined. */
+    private static String counters(String tcOutput) {
+        StringBuilder b = new StringBuilder();
+        for (String line : tcOutput.split("\\R")) {
+            String t = line.trim();
+            if (t.startsWith("Sent") || t.startsWith("backlog")) b.append(b.isEmpty() ? "" : " ").append(t);
+        }
+        return b.toString();
+    }
+
+    /** TCP counters of the host's network namespace that tell a shaped link from a lossy one (retransmits, timeouts, loss probes), by name. */
+    public Map<String, Long> tcpCounters() {
+        String out = Cmd.mustIn(Names.hostNs(host), "nstat", "-asz", "TcpRetransSegs", "TcpExtTCPTimeouts", "TcpExtTCPLossProbes");
+        Map<String, Long> m = new TreeMap<>();
+        for (String line : out.split("\\R")) {
+            String[] f = line.trim().split("\\s+");
+            if (f.length >= 2 && f[0].startsWith("Tcp")) m.put(f[0], Long.parseLong(f[1]));
+        }
+        return m;
+    }
+
     /** Burst of at least one 4 ms tick of the rate (timer granularity), never under 64 KiB. */
-    static String burstFor(String rate) {
+    public static String burstFor(String rate) {
         String r = rate.toLowerCase(Locale.ROOT);
         double bits = Double.parseDouble(r.replaceAll("[a-z]+$", ""));
         if (r.endsWith("gbit")) bits *= 1e9;

@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -127,6 +128,48 @@ public final class NetnsCluster implements AutoCloseable {
         return JavaCommand.main(DelayProxy.class).fastStart().prefixedBy(execInRouter()).args(routerAddress(host),
                 Integer.toString(port), address(host), Integer.toString(targetPort), Long.toString(delayMs), Long.toString(jitterMs),
                 "600");
+    }
+
+    /** First port of the fixed tcp listener ports that {@link #dataProxyCommand} relays; local rank l uses this + l. */
+    public static final int DATA_PORT_BASE = 31000;
+
+    /**
+     * The command of one {@link DelayProxies} JVM in the router namespace that carries a job's tcp
+     * data: for every host h and local rank l it listens on the router's address on h's link, port
+     * {@link #DATA_PORT_BASE} + l, and forwards to h's address, same port, {@code delayMs} later each
+     * way. Each rank then advertises {@link #dataProxyAddress}(h) : that port (JCCL_TCP_ADVERTISE), so
+     * a peer's connection crosses its own link to the router and h's link from it, as before, with the
+     * delay added once per direction. Start it as a {@code ChildJvm}, wait for "PROXIES ready".
+     */
+    public JavaCommand dataProxyCommand(int ranksPerHost, long delayMs, long jitterMs) {
+        List<String> args = new ArrayList<>(List.of(Long.toString(delayMs), Long.toString(jitterMs), "900"));
+        for (int h = 0; h < hosts; h++) {
+            for (int l = 0; l < ranksPerHost; l++) {
+                int port = DATA_PORT_BASE + l;
+                args.add(routerAddress(h) + ":" + port + "=" + address(h) + ":" + port);
+            }
+        }
+        return JavaCommand.main(DelayProxies.class).fastStart().prefixedBy(execInRouter()).args(args.toArray(String[]::new));
+    }
+
+    /** The address the ranks of {@code host} advertise for their listeners when a {@link #dataProxyCommand} relays them. */
+    public String dataProxyAddress(int host) {
+        return routerAddress(host);
+    }
+
+    /**
+     * The TCP congestion control of every host and the router (a new namespace starts with the
+     * root's, e.g. bbr), e.g. "cubic"; returns what host 0 then uses.
+     */
+    public String congestionControl(String algorithm) {
+        for (int h = 0; h < hosts; h++) Cmd.mustIn(Names.hostNs(h), "sysctl", "-qw", "net.ipv4.tcp_congestion_control=" + algorithm);
+        Cmd.mustIn(Names.ROUTER, "sysctl", "-qw", "net.ipv4.tcp_congestion_control=" + algorithm);
+        return congestionControl();
+    }
+
+    /** The TCP congestion control host 0 uses. */
+    public String congestionControl() {
+        return Cmd.mustIn(Names.hostNs(0), "sysctl", "-n", "net.ipv4.tcp_congestion_control").trim();
     }
 
     /** The router's address on {@code host}'s link. */
