@@ -211,7 +211,6 @@ public final class Link implements AutoCloseable {
     }
 
     DirectReads direct() { return direct; }
-
     /** Pins the peer's slot of our next chunk for stores; its offset in {@code direct().stores().memory()}, or -1. Needs {@link #canSend()}. */
     long pinNextSlot(long bytes) {
         return direct.stores().pin(peerSlots.rkey(), peerSlots.at(fifo.offsetOf(window.nextChunk())), bytes, true);
@@ -236,9 +235,7 @@ public final class Link implements AutoCloseable {
     public void directReads(boolean on) { this.directOn = on; }
 
     private void post(SendWr wr) {
-        boolean posted;
-        try { posted = qp.postSend(wr); } catch (VerbsException e) { throw refused(e); }
-        if (!posted) throw new ExecFailure.LinkLost(peer, channel, null, "send queue full although credits allowed the chunk");
+        if (!postUncounted(wr)) throw new ExecFailure.LinkLost(peer, channel, null, "send queue full although credits allowed the chunk");
     }
 
     Trailers trailers() { return trailers; } // null on a link without JCCL_CHECKSUM
@@ -279,7 +276,6 @@ public final class Link implements AutoCloseable {
     public int flushCredits(boolean force) {
         int n = arrivals.toReturn();
         if (n == 0 || (!force && 2 * n < fifo.slotCount()) || !window.roomInSendQueue(1)) return 0;
-        checkUsable();
         // Zero bytes into the peer's FIFO: a valid target even for providers that check the rkey of an empty write.
         creditWr.set(WrIds.CREDIT, Opcode.RDMA_WRITE_WITH_IMM, 0, 0, 0, peerSlots.address(), peerSlots.rkey(),
                 ImmCodec.credit(arrivals.returnedTotalAfterThis()), true);
