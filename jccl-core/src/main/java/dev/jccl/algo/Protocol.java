@@ -13,7 +13,7 @@ import java.util.Locale;
  * completion, credit or receive per message, so small calls cost about the transport's latency.
  *
  * <p>LL runs allreduce by recursive doubling or tree (the small-size algorithms), one channel, one
- * message per step, on providers whose writes keep aligned 8-byte words whole (shm, tcp).
+ * message per step, on providers whose writes keep aligned 8-byte words whole (shm).
  */
 public enum Protocol {
     LL, SIMPLE;

@@ -32,8 +32,12 @@ import java.util.List;
  * entry the public API calls into this package.
  */
 public final class CommFactory {
-    /** Providers whose writes keep aligned 8-byte words whole, which the LL protocol relies on (see exec.LlLane). */
-    private static final java.util.Set<String> LL_PROVIDERS = java.util.Set.of("shm", "tcp");
+    /**
+     * Providers whose writes keep every aligned 8-byte word whole, which the LL protocol relies on
+     * (see exec.LlLane): shm only. tcp places a frame with copies that start wherever a socket read
+     * ended, so a vectorized copy may store a line's flag half before its data half.
+     */
+    private static final java.util.Set<String> LL_PROVIDERS = java.util.Set.of("shm");
 
     private static final int RECORDER_ENTRIES = 32;
 

@@ -169,7 +169,7 @@ final class PlanCache {
             var schedule = Schedules.build(plan.algorithm(), args, topology, rank, 0, 1, grain);
             ChannelProgram p = ChannelProgram.compile(0, schedule, Math.max(1, args.count()), placement);
             cannot = LlRun.whyNot(p, type.byteSize());
-            for (int peer : p.peers()) if (cannot == null && !llProvider.test(peer)) cannot = "the provider to rank " + peer + " is not shm or tcp";
+            for (int peer : p.peers()) if (cannot == null && !llProvider.test(peer)) cannot = "the provider to rank " + peer + " is not shm";
         }
         return Protocol.choose(plan.collective(), plan.bytes(), plan.algorithm(), forcedProtocol, cannot);
     }

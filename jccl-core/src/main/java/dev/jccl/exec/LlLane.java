@@ -22,10 +22,11 @@ import java.util.EnumSet;
  * the inbox itself.
  *
  * <p><b>Lines.</b> A message is cut into 8-byte lines, 4 bytes of data and a 4-byte flag, each line
- * one aligned 8-byte word. The providers LL runs on write such a word whole (shm copies aligned
- * longs; a tcp frame lands by ascending copies, so a line split between two reads gets its data
- * half first), so a line whose flag is the one expected carries its data: the order in which the
- * words land does not matter, and no fence or second flag word is needed.
+ * one aligned 8-byte word. The provider LL runs on writes such a word whole (shm copies aligned
+ * longs, each with one store), so a line whose flag is the one expected carries its data: the order
+ * in which the words land does not matter, and no fence or second flag word is needed. tcp is left
+ * out: it places a frame with copies that begin wherever a socket read ended, and a vectorized copy
+ * of an unaligned range may store the later half of a line (its flag) before the earlier one.
  *
  * <p><b>Slots.</b> The inbox holds {@link Protocol#LL_MESSAGES_PER_LINK} messages of up to
  * {@link Protocol#LL_MAX_BYTES} for each parity of the call number ({@link LlRun}, which argues
@@ -35,7 +36,7 @@ import java.util.EnumSet;
  * <p>Progress thread only, like the link.
  */
 public final class LlLane implements AutoCloseable {
-    /** Send-queue entries the link keeps beside its window for these writes (tcp holds each until acknowledged). */
+    /** Send-queue entries the link keeps beside its window for these writes (a provider may hold each until acknowledged). */
     static final int SEND_SLACK = 16;
     static final long SLOT_BYTES = 2 * Protocol.LL_MAX_BYTES;
     static final long AREA_BYTES = 2L * Protocol.LL_MESSAGES_PER_LINK * SLOT_BYTES;

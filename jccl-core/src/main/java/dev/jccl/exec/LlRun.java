@@ -36,7 +36,7 @@ import static dev.jccl.exec.ChannelProgram.SEND;
  * that never writes is the engine's stall timeout, a dead one its link's error completions.
  */
 public final class LlRun {
-    /** How long a foreign flag must stay before it is a mismatch, not a line half written (tcp). */
+    /** How long a foreign flag must stay before it is a mismatch, not a line caught while its write lands. */
     static final long MISMATCH_NS = 20_000_000;
 
     /** Where the lanes come from: every link of the plan exists and is connected before the run is made. */

@@ -34,7 +34,7 @@ class LlProtocolChoiceTest {
         assertEquals(Protocol.SIMPLE, big.protocol());
         assertTrue(big.why().contains("JCCL_PROTO=LL refused"), big.why());
         assertEquals(Protocol.SIMPLE, choose(0, Protocol.LL, null).protocol(), "an empty call stays off LL");
-        assertEquals(Protocol.SIMPLE, choose(8, Protocol.LL, "the provider to rank 1 is not shm or tcp").protocol());
+        assertEquals(Protocol.SIMPLE, choose(8, Protocol.LL, "the provider to rank 1 is not shm").protocol());
         assertEquals(Protocol.SIMPLE, Protocol.choose(Collective.ALL_REDUCE, 8, Algorithm.RING, null, null).protocol());
         assertEquals(Protocol.SIMPLE, Protocol.choose(Collective.BROADCAST, 8, Algorithm.TREE, Protocol.LL, null).protocol());
         assertEquals(Protocol.LL, Protocol.choose(Collective.ALL_REDUCE, 8, Algorithm.TREE, null, null).protocol());

@@ -30,7 +30,7 @@ class LlFailureTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"shm", "tcp"})
+    @ValueSource(strings = {"shm"})
     @Timeout(90)
     void aMismatchedCountFailsEveryRankNamingIt(String provider) throws Exception {
         List<JcclException> seen = CommRanks.run(3, knobs(provider), comm -> {
@@ -52,7 +52,7 @@ class LlFailureTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"shm", "tcp"})
+    @ValueSource(strings = {"shm"})
     @Timeout(90)
     void aPeerThatAbortsDuringTheWaitIsNamed(String provider) throws Exception {
         List<JcclException> seen = CommRanks.run(2, knobs(provider), comm -> {
