@@ -89,7 +89,9 @@ class PathCountersTest {
             // Bytes a fused receive stored straight into the peer's slot are sent without the provider's copy.
             assertEquals(nat.get(Counter.SENT_BYTES), nat.get(Counter.PROVIDER_COPY_BYTES) + nat.get(Counter.FUSED_BYTES), CONTROL_BYTES,
                     "shm: one copy per byte sent: " + both);
-            assertEquals(heap.get(Counter.PROVIDER_COPY_BYTES), nat.get(Counter.PROVIDER_COPY_BYTES), CONTROL_BYTES, both);
+            // How much fuses depends on when the send window opens, so the two runs agree on the sum only.
+            assertEquals(heap.get(Counter.PROVIDER_COPY_BYTES) + heap.get(Counter.FUSED_BYTES),
+                    nat.get(Counter.PROVIDER_COPY_BYTES) + nat.get(Counter.FUSED_BYTES), CONTROL_BYTES, both);
             assertEquals(0, nat.get(Counter.SOCKET_BYTES_WRITTEN) + nat.get(Counter.SYSCALLS), both);
         } else {
             for (Counter c : List.of(Counter.SOCKET_BYTES_WRITTEN, Counter.SOCKET_BYTES_READ)) {
