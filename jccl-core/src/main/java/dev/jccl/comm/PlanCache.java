@@ -169,6 +169,9 @@ final class PlanCache {
             var schedule = Schedules.build(plan.algorithm(), args, topology, rank, 0, 1, grain);
             ChannelProgram p = ChannelProgram.compile(0, schedule, Math.max(1, args.count()), placement);
             cannot = LlRun.whyNot(p, type.byteSize());
+            // Every rank must choose alike, and each sees only its own peers' providers: across hosts
+            // some ranks would have only shm peers and others a tcp one. So LL runs within one host.
+            if (cannot == null && topology.hosts() > 1) cannot = "ranks on " + topology.hosts() + " hosts (LL runs within one host)";
             for (int peer : p.peers()) if (cannot == null && !llProvider.test(peer)) cannot = "the provider to rank " + peer + " is not shm";
         }
         return Protocol.choose(plan.collective(), plan.bytes(), plan.algorithm(), forcedProtocol, cannot);

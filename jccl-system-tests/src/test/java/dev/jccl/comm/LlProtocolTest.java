@@ -9,6 +9,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
@@ -67,6 +68,35 @@ class LlProtocolTest {
                                 salt++;
                             }
                         }
+                    }
+                    return bad;
+                });
+        for (List<String> w : wrong) assertEquals(List.of(), w);
+    }
+
+    /**
+     * Across hosts every rank stays on Simple: a rank whose peers all share its host must not choose
+     * LL while a rank with a peer on the other host chooses Simple (the tree of 4 ranks over two hosts
+     * gives both kinds of rank), or the two would wait for each other on different lanes.
+     */
+    @ParameterizedTest(name = "two hosts, {0}, JCCL_PROTO=ll")
+    @ValueSource(strings = {"tree", "recursive_doubling"})
+    @Timeout(120)
+    void acrossHostsEveryRankStaysOnSimple(String algo) throws Exception {
+        List<List<String>> wrong = CommRanks.run(4, r -> CommRanks.knobs("JCCL_HOST_ID", r < 2 ? "hostA" : "hostB", "JCCL_ALGO", algo,
+                "JCCL_PROTO", "ll", "JCCL_TIMEOUT", "20s"), comm -> {
+                    List<String> bad = new ArrayList<>();
+                    for (int salt = 0; salt < 20; salt++) {
+                        long count = 1 + salt;
+                        MemorySegment[] inputs = new MemorySegment[4];
+                        for (int r = 0; r < 4; r++) inputs[r] = Data.exactInput(DataType.FLOAT32, count, r, salt, ReduceOp.SUM);
+                        MemorySegment in = Data.exactInput(DataType.FLOAT32, count, comm.rank(), salt, ReduceOp.SUM);
+                        MemorySegment out = Data.alloc(DataType.FLOAT32.bytes(count));
+                        Work w = comm.allReduce(in, out, count, DataType.FLOAT32, ReduceOp.SUM);
+                        w.await();
+                        long diff = Data.firstDifference(out, Data.reduce(DataType.FLOAT32, ReduceOp.SUM, inputs, 0, count), out.byteSize());
+                        if (diff >= 0) bad.add("rank " + comm.rank() + ", count " + count + ": byte " + diff + " differs");
+                        if (entry((CommunicatorImpl) comm, w.seq()).lowLatency) bad.add("rank " + comm.rank() + ", count " + count + ": LL");
                     }
                     return bad;
                 });

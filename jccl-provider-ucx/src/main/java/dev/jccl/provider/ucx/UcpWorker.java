@@ -19,6 +19,9 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  */
 final class UcpWorker {
     static final int AM_ID = 0;
+    /** {@link #acquire}: tries while spinning (microseconds), then while yielding, before queuing on the lock. */
+    private static final int ACQUIRE_SPINS = 256;
+    private static final int ACQUIRE_YIELDS = 64;
 
     final ReentrantLock lock = new ReentrantLock();
     private final Arena arena = Arena.ofShared();
@@ -79,6 +82,25 @@ final class UcpWorker {
         } catch (Throwable t) {
             throw Ucp.fault("ucp_worker_progress", t);
         }
+    }
+
+    /**
+     * Takes {@link #lock} without allocating: a {@code lock()} that finds it held queues the caller on
+     * a new AQS node (32 B). On tcp every message wakes the progress agent on the event fd, and it
+     * holds the lock for a progress pass (microseconds) just as the poster posts again: most turns
+     * of a ping-pong. So: tryLock while spinning, then while yielding to the holder, then queue.
+     */
+    void acquire() {
+        if (lock.tryLock()) return;
+        for (int i = 0; i < ACQUIRE_SPINS; i++) {
+            Thread.onSpinWait();
+            if (lock.tryLock()) return;
+        }
+        for (int i = 0; i < ACQUIRE_YIELDS; i++) {
+            Thread.yield();
+            if (lock.tryLock()) return;
+        }
+        lock.lock();
     }
 
     /** Progress by a thread that may find the lock taken; then whoever holds it progresses instead. */

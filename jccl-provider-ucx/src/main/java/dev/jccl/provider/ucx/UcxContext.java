@@ -82,7 +82,7 @@ final class UcxContext implements DeviceContext {
 
     /** Runs {@code action} under the worker lock, then every event it and UCX produced meanwhile. */
     <T> T locked(Supplier<T> action) {
-        worker.lock.lock();
+        worker.acquire();
         try {
             checkUsable();
             T result = action.get();
@@ -95,7 +95,7 @@ final class UcxContext implements DeviceContext {
 
     /** Takes the worker lock for a call of the data path, without a lambda; {@link #exit} ends it. */
     void enter() {
-        worker.lock.lock();
+        worker.acquire();
         if (closed) {
             worker.lock.unlock();
             checkUsable();
@@ -171,7 +171,7 @@ final class UcxContext implements DeviceContext {
      * context is closed or events are pending, so the caller must not sleep.
      */
     boolean quietAndArmed() {
-        worker.lock.lock();
+        worker.acquire();
         try {
             if (closed || worker.destroyed()) return false;
             if (payOwedAcks() > 0) return false;
