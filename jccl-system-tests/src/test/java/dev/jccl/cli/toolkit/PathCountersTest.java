@@ -35,6 +35,11 @@ class PathCountersTest {
      */
     static final long CONTROL_BYTES = 4096;
     static final long CONTROL_FRAMES = 8;
+    /**
+     * tcp frames also count acknowledgements, which ride on a data frame when one leaves in time and
+     * travel alone otherwise: how many travel alone depends on timing, not on the source memory.
+     */
+    static final long TCP_CONTROL_FRAMES = 24;
 
     /**
      * Counters of one call, as rank 0 sees them: it snapshots before the other rank may start (a
@@ -98,7 +103,7 @@ class PathCountersTest {
                 assertEquals(nat.get(c), heap.get(c), CONTROL_BYTES, c + " must not depend on the source memory: " + both);
             }
             for (Counter c : List.of(Counter.FRAMES_SENT, Counter.FRAMES_RECEIVED)) {
-                assertEquals(nat.get(c), heap.get(c), CONTROL_FRAMES, c + " must not depend on the source memory: " + both);
+                assertEquals(nat.get(c), heap.get(c), TCP_CONTROL_FRAMES, c + " must not depend on the source memory: " + both);
             }
             assertTrue(nat.get(Counter.SOCKET_BYTES_WRITTEN) >= nat.get(Counter.SENT_BYTES), "tcp: every byte sent goes through a socket: " + both);
             assertEquals(nat.get(Counter.SOCKET_BYTES_WRITTEN), nat.get(Counter.SOCKET_BYTES_READ), CONTROL_BYTES, "both ends in this JVM: " + both);
