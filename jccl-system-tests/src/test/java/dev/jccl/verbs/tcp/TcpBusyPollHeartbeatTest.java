@@ -2,7 +2,6 @@ package dev.jccl.verbs.tcp;
 
 import dev.jccl.testkit.jvm.ChildJvm;
 import dev.jccl.testkit.jvm.JavaCommand;
-import dev.jccl.verbs.ConnectInfo;
 import dev.jccl.verbs.MemoryRegion;
 import dev.jccl.verbs.QpState;
 import dev.jccl.verbs.RecvWr;
@@ -12,7 +11,6 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-import java.util.HexFormat;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -24,40 +22,29 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 @Tag("multiprocess")
 class TcpBusyPollHeartbeatTest {
-    private static final long CHILD_LINE_NS = TimeUnit.SECONDS.toNanos(30);
 
     @Test
     @Timeout(60)
     void aStoppedPeerIsLostWhileTheCallerBusyPollsWithItsReceiverThreadsHeld() throws Exception {
         try (ChildJvm child = ChildJvm.start(JavaCommand.main(TcpPeerProcess.class).args("2"));
              TcpPeer a = new TcpPeer(TcpPeer.config(2), 8)) {
-            ConnectInfo theirs = ConnectInfo.decode(HexFormat.of().parseHex(child.readLine(CHILD_LINE_NS).trim()));
-            child.writeLine(HexFormat.of().formatHex(a.qp.localInfo().encode()));
-            a.qp.modifyToRtr(theirs);
-            a.qp.modifyToRts();
-            assertEquals("READY", child.readLine(CHILD_LINE_NS));
+            TcpPeerProcess.connect(child, a);
             ((TcpQueuePair) a.qp).holdReceiverThreads(true);
             MemoryRegion buf = a.region(64);
             assertTrue(a.qp.postRecv(new RecvWr(1, buf.sge(0, 64))));
             WorkCompletion[] out = WorkCompletion.array(1);
             long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(2); // heartbeats, read by this thread, keep it up
             while (System.nanoTime() < until) assertEquals(0, a.cq.poll(out), "an idle live peer is not lost: " + out[0]);
-            signal("STOP", child.pid());
+            TcpPeerProcess.signal("STOP", child.pid());
             try {
                 while (a.cq.poll(out) == 0) Thread.onSpinWait(); // busy-poll: the @Timeout bounds it
                 assertEquals(WcStatus.WR_FLUSH_ERR, out[0].status(), out[0].toString());
                 assertTrue(out[0].detail().contains("sent nothing on lane") && out[0].detail().contains("heartbeat"), out[0].detail());
                 assertEquals(QpState.ERR, a.qp.state());
             } finally {
-                signal("KILL", child.pid());
+                TcpPeerProcess.signal("KILL", child.pid());
                 ((TcpQueuePair) a.qp).holdReceiverThreads(false);
             }
         }
-    }
-
-    private static void signal(String name, long pid) throws Exception {
-        Process p = new ProcessBuilder("kill", "-" + name, Long.toString(pid)).inheritIO().start();
-        assertTrue(p.waitFor(10, TimeUnit.SECONDS));
-        assertEquals(0, p.exitValue(), "kill -" + name + " " + pid);
     }
 }

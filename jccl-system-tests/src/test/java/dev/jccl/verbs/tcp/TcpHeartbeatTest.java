@@ -2,7 +2,6 @@ package dev.jccl.verbs.tcp;
 
 import dev.jccl.testkit.jvm.ChildJvm;
 import dev.jccl.testkit.jvm.JavaCommand;
-import dev.jccl.verbs.ConnectInfo;
 import dev.jccl.verbs.MemoryRegion;
 import dev.jccl.verbs.QpState;
 import dev.jccl.verbs.RecvWr;
@@ -12,7 +11,6 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-import java.util.HexFormat;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.*;
@@ -23,18 +21,13 @@ import static org.junit.jupiter.api.Assertions.*;
  */
 @Tag("multiprocess")
 class TcpHeartbeatTest {
-    private static final long CHILD_LINE_NS = TimeUnit.SECONDS.toNanos(30);
 
     @Test
     @Timeout(60)
     void anIdleLivePeerKeepsTheLinkAndAStoppedOneIsLostAfterFifteenHeartbeats() throws Exception {
         try (ChildJvm child = ChildJvm.start(JavaCommand.main(TcpPeerProcess.class).args("2"));
              TcpPeer a = new TcpPeer(TcpPeer.config(2), 8)) {
-            ConnectInfo theirs = ConnectInfo.decode(HexFormat.of().parseHex(child.readLine(CHILD_LINE_NS).trim()));
-            child.writeLine(HexFormat.of().formatHex(a.qp.localInfo().encode()));
-            a.qp.modifyToRtr(theirs);
-            a.qp.modifyToRts();
-            assertEquals("READY", child.readLine(CHILD_LINE_NS));
+            TcpPeerProcess.connect(child, a);
             MemoryRegion buf = a.region(64);
             assertTrue(a.qp.postRecv(new RecvWr(1, buf.sge(0, 64))));
 
@@ -42,7 +35,7 @@ class TcpHeartbeatTest {
             assertEquals(QpState.RTS, a.qp.state(), "an idle live peer is not lost");
 
             long stoppedAt = System.nanoTime();
-            signal("STOP", child.pid());
+            TcpPeerProcess.signal("STOP", child.pid());
             try {
                 WorkCompletion wc = a.awaitOne();
                 long noticedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - stoppedAt);
@@ -50,14 +43,8 @@ class TcpHeartbeatTest {
                 assertTrue(wc.detail().contains("sent nothing on lane") && wc.detail().contains("heartbeat"), wc.detail());
                 assertTrue(noticedMs >= 2_500 && noticedMs < 10_000, "stopped peer noticed after " + noticedMs + " ms");
             } finally {
-                signal("KILL", child.pid());
+                TcpPeerProcess.signal("KILL", child.pid());
             }
         }
-    }
-
-    private static void signal(String name, long pid) throws Exception {
-        Process p = new ProcessBuilder("kill", "-" + name, Long.toString(pid)).inheritIO().start();
-        assertTrue(p.waitFor(10, TimeUnit.SECONDS));
-        assertEquals(0, p.exitValue(), "kill -" + name + " " + pid);
     }
 }

@@ -12,7 +12,6 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-import java.util.HexFormat;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -22,7 +21,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @Tag("multiprocess")
 class TcpPeerLossTest {
     /** The child JVM's start-up on a loaded machine included. */
-    private static final long CHILD_LINE_NS = TimeUnit.SECONDS.toNanos(30);
 
     @Test
     @Timeout(30)
@@ -49,11 +47,7 @@ class TcpPeerLossTest {
     void killedPeerProcessIsNoticedWithinFiveSeconds() throws Exception {
         try (ChildJvm child = ChildJvm.start(JavaCommand.main(TcpPeerProcess.class).args("2"));
              TcpPeer a = new TcpPeer(TcpPeer.config(2), 8)) {
-            ConnectInfo theirs = ConnectInfo.decode(HexFormat.of().parseHex(child.readLine(CHILD_LINE_NS).trim()));
-            child.writeLine(HexFormat.of().formatHex(a.qp.localInfo().encode()));
-            a.qp.modifyToRtr(theirs);
-            a.qp.modifyToRts();
-            assertEquals("READY", child.readLine(CHILD_LINE_NS));
+            ConnectInfo theirs = TcpPeerProcess.connect(child, a);
             MemoryRegion buf = a.region(64);
             assertTrue(a.qp.postRecv(new RecvWr(1, buf.sge(0, 64))));
 
