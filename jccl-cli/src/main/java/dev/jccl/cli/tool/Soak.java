@@ -42,6 +42,8 @@ public final class Soak {
     static final long WARMUP_NS = 3_000_000_000L;
     /** Slices per interval that periodicity is also looked for in, so a stall of a fifth of an interval still counts. */
     static final int FINE_BINS = 10;
+    /** Collapses a period in slices needs: a slice collapses when one batch is descheduled, so three evenly spaced ones are often chance. */
+    static final int MIN_SLICE_COLLAPSES = 5;
 
     private Soak() {}
 
@@ -127,8 +129,8 @@ public final class Soak {
             // Only then: where whole intervals collapsed and showed no period, slices would find one in their bursts.
             double[] f = fine.stream().mapToDouble(Double::doubleValue).toArray();
             double sliceS = Stats.median(fineWidthsS.stream().mapToDouble(Double::doubleValue).toArray());
-            Periodicity inSlices = Periodicity.find(f, Double.isNaN(sliceS) ? intervalS / FINE_BINS : sliceS, fraction,
-                    2 * FINE_BINS);
+            Periodicity inSlices = Periodicity.find(f, null, Double.isNaN(sliceS) ? intervalS / FINE_BINS : sliceS, fraction,
+                    2 * FINE_BINS, MIN_SLICE_COLLAPSES);
             if (inSlices.periodic()) {
                 p = new Periodicity(true, inSlices.periodS(), inSlices.correlation(), inSlices.reason() + " (in slices of "
                         + String.format(java.util.Locale.ROOT, "%.2f", sliceS) + " s)");

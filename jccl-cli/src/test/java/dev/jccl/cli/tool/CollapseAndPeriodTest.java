@@ -141,4 +141,20 @@ class CollapseAndPeriodTest {
         Periodicity byIndex = Periodicity.find(s, 1.0, 0.5);
         assertTrue(!byIndex.periodic() || Math.abs(byIndex.periodS() - 10) > 1, "counted in intervals the period comes out short: " + byIndex.reason());
     }
+
+    @Test
+    void threeEvenDipsInSlicesOfAShortRunAreNoPeriodButManyAre() {
+        // 8 s of 0.05 s slices ramping up as the JIT warms (1.4 to 5.9 GB/s), with 3 descheduled slices 1.5 s apart.
+        Random r = new Random(11);
+        double[] s = new double[160];
+        for (int i = 0; i < s.length; i++) s[i] = Math.min(5.9, 1.4 + i * 0.06) * (1 + 0.05 * r.nextGaussian());
+        for (int t = 40; t <= 100; t += 30) s[t] = 0.3;
+        assertTrue(Periodicity.find(s, null, 0.05, 0.5, 2 * Soak.FINE_BINS, 3).periodic(), "three even dips read as a period at the bare minimum");
+        Periodicity strict = Periodicity.find(s, null, 0.05, 0.5, 2 * Soak.FINE_BINS, Soak.MIN_SLICE_COLLAPSES);
+        assertFalse(strict.periodic(), strict.reason());
+        for (int t = 10; t < s.length; t += 30) s[t] = 0.3;
+        Periodicity recurring = Periodicity.find(s, null, 0.05, 0.5, 2 * Soak.FINE_BINS, Soak.MIN_SLICE_COLLAPSES);
+        assertTrue(recurring.periodic(), recurring.reason());
+        assertEquals(1.5, recurring.periodS(), 0.1, recurring.reason());
+    }
 }

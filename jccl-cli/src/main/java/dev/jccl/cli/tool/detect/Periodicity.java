@@ -43,8 +43,17 @@ public record Periodicity(boolean periodic, double periodS, double correlation, 
      * end times first. With {@code endS} null the intervals are taken as regular.
      */
     public static Periodicity find(double[] series, double[] endS, double intervalS, double fraction, int minLag) {
+        return find(series, endS, intervalS, fraction, minLag, MIN_COLLAPSES);
+    }
+
+    /**
+     * As above, asking for at least {@code minCollapses}. Three collapses show a period only twice,
+     * and three dips that land evenly by chance are common where dips are cheap (slices of an
+     * interval, where one descheduled batch is a collapse), so such searches ask for more.
+     */
+    public static Periodicity find(double[] series, double[] endS, double intervalS, double fraction, int minLag, int minCollapses) {
         List<Integer> collapses = Collapses.find(series, fraction);
-        if (collapses.size() < MIN_COLLAPSES) {
+        if (collapses.size() < Math.max(MIN_COLLAPSES, minCollapses)) {
             return new Periodicity(false, Double.NaN, 0, collapses.size() + " collapse(s): too few to show a period");
         }
         if (collapses.size() > MAX_COLLAPSED_SHARE * series.length) {
