@@ -34,20 +34,22 @@ final class PlanTable {
         out.println("# simulated: jccl plan --simulate's event simulation of the same schedules, chunks and slot credits at that alpha"
                 + " (it follows each chunk's chain of links, so only the ring steps that cross hosts pay the delay)");
         out.println("# fixed-alpha: the same with " + PlanVsMeasured.STEP_LATENCY + " per step; measured: slowest rank's mean of awaited"
-                + " out-of-place float32 allreduces, JCCL_ALGO forced to the same algorithm");
-        out.printf(Locale.ROOT, "| %-28s | %-20s | %9s | %-13s | %8s | %12s | %12s | %14s | %12s | %6s | %9s | %5s |%n", "case", "--inter",
-                "size", "run", "alpha us", "predicted ms", "simulated ms", "fixed-alpha ms", "measured ms", "ratio", "sim ratio", "iters");
+                + " out-of-place float32 allreduces, JCCL_ALGO forced to the same algorithm; rank cores: CPU time of all ranks' JVMs over the"
+                + " timed loop / its wall time (the machine's " + Runtime.getRuntime().availableProcessors() + " cores also run the launchers,"
+                + " the router's forwarding and everything else)");
+        out.printf(Locale.ROOT, "| %-28s | %-20s | %9s | %-13s | %8s | %12s | %12s | %14s | %12s | %6s | %9s | %5s | %10s |%n", "case", "--inter",
+                "size", "run", "alpha us", "predicted ms", "simulated ms", "fixed-alpha ms", "measured ms", "ratio", "sim ratio", "iters", "rank cores");
         out.println("|" + "-".repeat(30) + "|" + "-".repeat(22) + "|" + "-".repeat(11) + "|" + "-".repeat(15) + "|" + "-".repeat(10) + "|"
                 + "-".repeat(14) + "|" + "-".repeat(14) + "|" + "-".repeat(16) + "|" + "-".repeat(14) + "|" + "-".repeat(8) + "|"
-                + "-".repeat(11) + "|" + "-".repeat(7) + "|");
+                + "-".repeat(11) + "|" + "-".repeat(7) + "|" + "-".repeat(12) + "|");
     }
 
     static void row(PrintStream out, Row r) {
-        out.printf(Locale.ROOT, "| %-28s | %-20s | %9s | %-13s | %8.0f | %12.2f | %12.2f | %14.2f | %12.2f | %6.2f | %9.2f | %5d |%s%n",
+        out.printf(Locale.ROOT, "| %-28s | %-20s | %9s | %-13s | %8.0f | %12.2f | %12.2f | %14.2f | %12.2f | %6.2f | %9.2f | %5d | %10.2f |%s%n",
                 r.c().name(),
                 PlanVsMeasured.interLink(r.c().rate(), r.alphaNs() + r.c().delayMs() * 1_000_000).replaceAll("(\\d+)\\d{3}ns$", "$1us"),
                 Sizes.formatBytes(r.bytes()), r.plan(), r.alphaNs() / 1e3, r.predictedNs() / 1e6, r.simulatedNs() / 1e6, r.fixedNs() / 1e6,
-                r.measuredNs() / 1e6, r.ratio(), (double) r.measuredNs() / r.simulatedNs(), r.iters(), r.ok() ? "" : " WRONG RESULT");
+                r.measuredNs() / 1e6, r.ratio(), (double) r.measuredNs() / r.simulatedNs(), r.iters(), r.rankMilliCores() / 1e3, r.ok() ? "" : " WRONG RESULT");
         out.flush();
     }
 

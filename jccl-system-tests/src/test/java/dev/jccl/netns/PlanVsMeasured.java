@@ -53,7 +53,7 @@ public final class PlanVsMeasured {
     static final String INTRA_BANDWIDTH = "10GB/s";
     static final double REDUCE_GBPS = 4;
 
-    private static final Pattern MEASURED = Pattern.compile("MEASURED bytes=(\\d+) ns=(\\d+) iters=(\\d+) ok=(\\w+) probe=(\\d+) plan=(.*)");
+    private static final Pattern MEASURED = Pattern.compile("MEASURED bytes=(\\d+) ns=(\\d+) iters=(\\d+) ok=(\\w+) probe=(\\d+) cpu=(\\d+) plan=(.*)");
     private static final Pattern PLAN = Pattern.compile(".*?(\\d+) channel\\(s\\), chunk (.+)$");
 
     private PlanVsMeasured() {}
@@ -92,7 +92,7 @@ public final class PlanVsMeasured {
      * alpha ({@code ownNs}), simulated on the real schedules at that alpha ({@code simulatedNs}), and measured.
      */
     record Row(Case c, long bytes, String plan, long alphaNs, long predictedNs, long simulatedNs, long fixedNs, long ownNs, long measuredNs,
-               int iters, boolean ok) {
+               int iters, boolean ok, long rankMilliCores) {
         double ratio() {
             return (double) measuredNs / predictedNs;
         }
@@ -170,7 +170,7 @@ public final class PlanVsMeasured {
             alpha = FITTED.getOrDefault(undelayed.name() + " " + bytes, fixed);
         }
         long delay = c.delayMs() * 1_000_000;
-        Matcher p = PLAN.matcher(m.group(6).trim());
+        Matcher p = PLAN.matcher(m.group(7).trim());
         long own = predictNs(c, bytes, intraLink(alpha), interLink(c.rate(), alpha + delay));
         if (!p.matches()) throw new IllegalStateException("no plan in " + m.group());
         int channels = Integer.parseInt(p.group(1));
@@ -181,7 +181,7 @@ public final class PlanVsMeasured {
         long fixedNs = Planner.predictAllReduceNs(request(c, bytes, intraLink(fixed), interLink(c.rate(), fixed + delay)), c.algorithm(),
                 channels, chunk);
         return new Row(c, bytes, channels + " ch " + Sizes.formatBytes(chunk), alpha, predicted, simulated, fixedNs, own, Long.parseLong(m.group(2)),
-                Integer.parseInt(m.group(3)), Boolean.parseBoolean(m.group(4)));
+                Integer.parseInt(m.group(3)), Boolean.parseBoolean(m.group(4)), Long.parseLong(m.group(6)));
     }
 
     /** Runs one case on {@code cluster} (its host count), shaping every link to the case's rate first. */
@@ -194,6 +194,7 @@ public final class PlanVsMeasured {
         List<Row> rows = new ArrayList<>();
         List<Map<String, Long>> tcpBefore = new ArrayList<>();
         for (int h = 0; h < cluster.hosts(); h++) tcpBefore.add(cluster.link(h).tcpCounters());
+        MachineCpu cpuBefore = MachineCpu.now();
         IntFunction<Map<String, String>> env = h -> c.delayMs() == 0 ? Map.of("JCCL_ALGO", c.algorithm())
                 : Map.of("JCCL_ALGO", c.algorithm(), NetRank.ADVERTISE_ENV, cluster.dataProxyAddress(h) + ":" + NetnsCluster.DATA_PORT_BASE);
         try (ChildJvm proxy = c.delayMs() == 0 ? null
@@ -211,7 +212,8 @@ public final class PlanVsMeasured {
                             + exits + job.output());
                 }
             }
-            List<String> notes = new ArrayList<>(List.of("load average after the case " + loadAverage()));
+            List<String> notes = new ArrayList<>(List.of("load average after the case " + loadAverage() + "; over the case the machine's "
+                    + Runtime.getRuntime().availableProcessors() + " " + MachineCpu.now().since(cpuBefore)));
             if (proxy != null) notes.add("delay proxy forwarded " + DelayedDataPathTest.forwarded(proxy) + " bytes");
             for (int h = 0; h < cluster.hosts(); h++) {
                 Map<String, Long> before = tcpBefore.get(h);
