@@ -30,9 +30,9 @@ final class PlanTable {
                 + String.format(Locale.ROOT, "%.4f", PlanVsMeasured.TCP_GOODPUT) + " (TCP goodput of a full frame)");
         out.println("# alpha (per message step, both links) is measured on the spot: fitted so that the planner's 4 KiB allreduce takes"
                 + " the mean of about " + PlanRank.PROBE_ITERS + " 4 KiB probes interleaved with the size's calls; with +Nms (tcp data through a"
-                + " delay proxy) --inter's latency is the same size's undelayed alpha + N ms");
-        out.println("# simulated: jccl plan --simulate's event simulation of the same schedules, chunks and slot credits at that alpha"
-                + " (it follows each chunk's chain of links, so only the ring steps that cross hosts pay the delay)");
+                + " delay proxy) --inter's latency is alpha + N ms, alpha fitted on the run's own (delayed) probe");
+        out.println("# simulated: jccl plan --simulate's event simulation of the same schedules, chunks and slot credits at that alpha;"
+                + " both follow a chunk's chain of links (only the ring links that cross hosts pay the network's alpha) and the slot credits");
         out.println("# fixed-alpha: the same with " + PlanVsMeasured.STEP_LATENCY + " per step; measured: slowest rank's mean of awaited"
                 + " out-of-place float32 allreduces, JCCL_ALGO forced to the same algorithm; rank cores: CPU time of all ranks' JVMs over the"
                 + " timed loop / its wall time (the machine's " + Runtime.getRuntime().availableProcessors() + " cores also run the launchers,"
@@ -64,7 +64,10 @@ final class PlanTable {
             double worst = large.stream().mapToDouble(r -> Math.abs(r.ratio() - 1)).max().orElse(0);
             int ranks = hosts * PlanVsMeasured.RANKS_PER_HOST;
             int cores = Runtime.getRuntime().availableProcessors();
-            String cpu = ranks > 2 * cores ? "; " + ranks + " ranks on " + cores + " cores: the CPU, not the link, bounds the measurement" : "";
+            double busy = large.stream().mapToDouble(r -> r.rankMilliCores() / 1e3).average().orElse(0);
+            // Measured, not assumed: ranks that keep (nearly) every core busy are bound by the CPU, whatever the link.
+            String cpu = String.format(Locale.ROOT, "; %d ranks kept %.2f of the %d cores busy on average%s", ranks, busy, cores,
+                    busy >= 0.85 * cores ? ": the CPU, not only the link, bounds these sizes" : "");
             long simWithin = large.stream().filter(r -> Math.abs((double) r.measuredNs() / r.simulatedNs() - 1) <= TARGET).count();
             long fixedWithin = large.stream().filter(r -> Math.abs((double) r.measuredNs() / r.fixedNs() - 1) <= TARGET).count();
             double pick = large.stream().mapToDouble(r -> Math.abs((double) r.ownNs() / r.predictedNs() - 1)).max().orElse(0);

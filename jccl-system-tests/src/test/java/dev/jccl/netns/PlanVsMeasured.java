@@ -136,19 +136,18 @@ public final class PlanVsMeasured {
         return new PlanRequest(bytes, c.hosts(), RANKS_PER_HOST, LinkSpec.parse(intra), LinkSpec.parse(inter), REDUCE_GBPS);
     }
 
-    /** Step latencies fitted in undelayed cases, by case name and size: the base a delayed case adds its delay to. */
-    private static final Map<String, Long> FITTED = new java.util.concurrent.ConcurrentHashMap<>();
-
     /**
      * The step latency that makes the planner's 4 KiB allreduce take what the probe measured (the
-     * same alpha on both links): alpha measured on the spot, as {@code jccl plan --measured} takes it.
+     * same alpha on both links, plus {@code delayNs} on the network's where the delay proxy adds it):
+     * alpha measured on the spot, as {@code jccl plan --measured} takes it. A delayed run's probe pays
+     * the delay on the links of its chain that cross hosts, which the closed form charges the same way.
      */
-    static long fitAlphaNs(Case c, long probeNs) {
+    static long fitAlphaNs(Case c, long probeNs, long delayNs) {
         long lo = 0;
         long hi = Math.max(1, probeNs);
         for (int i = 0; i < 40 && hi - lo > 100; i++) {
             long mid = (lo + hi) / 2;
-            long t = predictNs(c, PlanRank.PROBE_BYTES, intraLink(mid), interLink(c.rate(), mid));
+            long t = predictNs(c, PlanRank.PROBE_BYTES, intraLink(mid), interLink(c.rate(), mid + delayNs));
             if (t < probeNs) lo = mid;
             else hi = mid;
         }
@@ -159,17 +158,10 @@ public final class PlanVsMeasured {
     static Row row(Case c, Matcher m) {
         long bytes = Long.parseLong(m.group(1));
         long probe = Long.parseLong(m.group(5));
-        Case undelayed = new Case(c.hosts(), c.rate(), c.algorithm(), c.minBytes(), c.maxBytes());
         long fixed = Sizes.parseDurationNs(STEP_LATENCY);
-        long alpha;
-        if (c.delayMs() == 0) {
-            alpha = fitAlphaNs(c, probe);
-            FITTED.put(undelayed.name() + " " + bytes, alpha);
-        } else {
-            // The probe of a delayed run measures the delay too; the base is the same size's undelayed alpha (else the fixed one).
-            alpha = FITTED.getOrDefault(undelayed.name() + " " + bytes, fixed);
-        }
         long delay = c.delayMs() * 1_000_000;
+        // Fitted on this run's own probe, delayed or not, so a delayed case needs no undelayed run beside it.
+        long alpha = fitAlphaNs(c, probe, delay);
         Matcher p = PLAN.matcher(m.group(7).trim());
         long own = predictNs(c, bytes, intraLink(alpha), interLink(c.rate(), alpha + delay));
         if (!p.matches()) throw new IllegalStateException("no plan in " + m.group());
