@@ -13,8 +13,8 @@ import java.util.Map;
  * step (reduction of one chunk overlaps the transfer of the next) and o + C·β otherwise, where β
  * per channel is max(stream β, link β·F·channels). A link has S slot credits per channel (the
  * runtime's FIFO slots), and a slot is free again one round trip after its chunk was posted (the
- * chunk, its reduction, the credit's way back: chunk + 2α + reduce), so a step moves a chunk every
- * max(chunk, that round trip / S). Then:
+ * chunk, its reduction, the credit's way back: chunk + 2α + reduce), so every S-th chunk on a link
+ * waits for that round trip where S chunks take less ({@link ChunkTimes}). Then:
  * <ul>
  *   <li>pipelined steps (rings, chains, trees: chunk c of step k+1 follows chunk c of step k) cost
  *       max(fill, load): fill = Σ(α + one chunk) along the slowest chunk's chain of links + the
@@ -41,7 +41,7 @@ final class CostModel {
      * An algorithm's steps over a topology, and the chains of links a chunk can take through them
      * (the fill is the slowest chain's); independent of size, channels and chunk, so built once per plan.
      */
-    record Route(List<Hop> hops, Shape shape, List<List<Leg>> chains) {}
+    record Route(List<Hop> hops, Shape shape, List<List<Leg>> chains, boolean onePeerPerLink) {}
 
     private final CostParams p;
 
@@ -54,7 +54,10 @@ final class CostModel {
         Shape shape = hops(a, req, 1.0, hops);
         List<List<Leg>> chains = a == Algorithm.RING && !req.collective().rooted() ? ringChains(req)
                 : List.of(hops.stream().map(h -> new Leg(h, 1)).toList());
-        return new Route(List.copyOf(hops), shape, chains);
+        // A ring's steps on one link all go to the same peer, through one FIFO and its slots; a tree's or halving-doubling's
+        // levels share the rank's bandwidth but each has its own peer and FIFO.
+        boolean onePeer = a == Algorithm.HIERARCHICAL || a == Algorithm.RING && !req.collective().rooted();
+        return new Route(List.copyOf(hops), shape, chains, onePeer);
     }
 
     /** At {@code slots} slot credits per link and channel ({@link Tuner#slots}). */
@@ -241,13 +244,7 @@ final class CostModel {
         return new Hop(!leaving.isEmpty(), flows, bytes, reduces, link);
     }
 
-    /**
-     * One hop's latency, cost of one chunk, number of chunks, and the time per chunk once the
-     * pipeline is full: the chunk, or a slot's round trip shared by the slots, whichever is longer.
-     */
-    private record HopCost(double alphaNs, double chunkNs, double chunks, double steadyNs, int link) {}
-
-    private HopCost cost(Hop h, double channelBytes, int channels, long chunkBytes, int slots) {
+    private ChunkTimes.HopCost cost(Hop h, double channelBytes, int channels, long chunkBytes, int slots) {
         LinkParams l = p.link(h.net());
         double bytes = h.share() * channelBytes;
         double beta = Math.max(l.streamNsPerByte(), l.betaNsPerByte() * h.flows() * channels);
@@ -255,34 +252,31 @@ final class CostModel {
         double chunk = Math.min(chunkBytes, bytes);
         double chunkNs = l.chunkOverheadNs() + chunk * perByte;
         double roundTrip = chunkNs + 2 * l.alphaNs() + (h.reduces() ? chunk * p.reduceNsPerByte() : 0);
-        return new HopCost(l.alphaNs(), chunkNs, Math.max(1, Math.ceil(bytes / chunkBytes)), Math.max(chunkNs, roundTrip / slots), h.link());
+        return new ChunkTimes.HopCost(l.alphaNs(), chunkNs, Math.max(1, Math.ceil(bytes / chunkBytes)), roundTrip, slots, h.link());
     }
 
     private double time(Route route, double channelBytes, int channels, long chunkBytes, int slots) {
         List<Hop> hops = route.hops();
         if (hops.isEmpty()) return 0;
-        List<HopCost> costs = hops.stream().map(h -> cost(h, channelBytes, channels, chunkBytes, slots)).toList();
-        double alphas = costs.stream().mapToDouble(HopCost::alphaNs).sum();
-        double allChunks = costs.stream().mapToDouble(c -> c.chunkNs() + (c.chunks() - 1) * c.steadyNs()).sum();
+        List<ChunkTimes.HopCost> costs = hops.stream().map(h -> cost(h, channelBytes, channels, chunkBytes, slots)).toList();
+        double alphas = costs.stream().mapToDouble(ChunkTimes.HopCost::alphaNs).sum();
+        double allChunks = costs.stream().mapToDouble(c -> c.chunkNs() + c.restNs()).sum();
         return switch (route.shape()) {
             case PIPELINED -> {
                 double chain = 0;
                 for (List<Leg> legs : route.chains()) {
                     double t = 0;
                     for (Leg g : legs) {
-                        HopCost c = cost(g.hop(), channelBytes, channels, chunkBytes, slots);
+                        ChunkTimes.HopCost c = cost(g.hop(), channelBytes, channels, chunkBytes, slots);
                         t += g.count() * (c.alphaNs() + c.chunkNs());
                     }
                     chain = Math.max(chain, t);
                 }
-                double fill = chain + costs.stream().mapToDouble(c -> (c.chunks() - 1) * c.steadyNs()).max().orElse(0);
-                Map<Integer, Double> perLink = new HashMap<>();
-                for (HopCost c : costs) perLink.merge(c.link(), c.chunkNs() + (c.chunks() - 1) * c.steadyNs(), Double::sum);
-                double load = costs.getFirst().alphaNs() + perLink.values().stream().mapToDouble(Double::doubleValue).max().orElse(0);
-                yield Math.max(fill, load);
+                double fill = chain + costs.stream().mapToDouble(ChunkTimes.HopCost::restNs).max().orElse(0);
+                yield Math.max(fill, ChunkTimes.load(costs, route.onePeerPerLink()));
             }
             case STORE_AND_FORWARD -> alphas + allChunks;
-            case CONCURRENT -> costs.stream().mapToDouble(HopCost::alphaNs).max().orElse(0) + allChunks;
+            case CONCURRENT -> costs.stream().mapToDouble(ChunkTimes.HopCost::alphaNs).max().orElse(0) + allChunks;
         };
     }
 }
