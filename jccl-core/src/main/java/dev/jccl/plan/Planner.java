@@ -76,22 +76,6 @@ public final class Planner {
         return p.predictedNs();
     }
 
-    /** The most bytes one rank sends in one allreduce with {@code algorithm}, counted on its schedules. */
-    public static long sentBytesPerRank(PlanRequest req, String algorithm) {
-        return traffic(Algorithm.parse(algorithm), req.bytes(), topology(req))[0];
-    }
-
-    /**
-     * The least time the hosts' CPU allows one allreduce with {@code algorithm}: what the ranks of one
-     * host send (at most {@link #sentBytesPerRank} each) times the CPU cost per byte, over the host's
-     * cores. Not part of the tuner's model (a GPU's or RDMA NIC's data path costs the host ~nothing);
-     * a prediction for CPU ranks is the larger of this and {@link #predictAllReduceNs}.
-     */
-    public static long cpuBoundNs(PlanRequest req, String algorithm, HostCpu cpu) {
-        double hostBytes = (double) sentBytesPerRank(req, algorithm) * req.ranksPerHost();
-        return Math.round(hostBytes * cpu.nsPerByteSent() / cpu.coresPerHost());
-    }
-
     /** The tuner's fastest time for one allreduce of {@code req.bytes()}, in ns. */
     public static long bestNs(PlanRequest req) {
         return tune(req, TunerOverrides.NONE).predictedNs();

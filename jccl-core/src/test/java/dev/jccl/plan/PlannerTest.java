@@ -142,22 +142,6 @@ class PlannerTest {
     }
 
     @Test
-    void theHostCpuBoundIsWhatAHostsRanksSendTimesTheCostPerByteOverItsCores() {
-        // 16 MiB ring on 2 x 2: each rank sends 2(n-1)/n x S = 1.5 x 16 MiB, a host's two ranks twice that.
-        PlanRequest two = new PlanRequest(16L << 20, 2, 2, LinkSpec.parse("10GB/s,600us"), LinkSpec.parse("956.4Mb/s,600us"), 4);
-        assertEquals(3L * (8 << 20), Planner.sentBytesPerRank(two, "ring"));
-        assertEquals(Math.round(2 * 1.5 * (16 << 20) * 2.5 / 1.0), Planner.cpuBoundNs(two, "ring", new HostCpu(2.5, 1.0)));
-        // 4 hosts sharing the same 2 cores: half a core each, and 2 x 7/8 of the vector per rank.
-        PlanRequest four = two.withHosts(4);
-        assertEquals(Math.round(2 * 1.75 * (16 << 20) * 2.5 / 0.5), Planner.cpuBoundNs(four, "ring", new HostCpu(2.5, 0.5)));
-        assertEquals(0, Planner.cpuBoundNs(four, "ring", new HostCpu(0, 8)), "a data path that costs the host nothing bounds nothing");
-        assertEquals(2.0, HostCpu.nsPerByte(200, 100), 1e-12);
-        assertTrue(assertThrows(IllegalArgumentException.class, () -> new HostCpu(-1, 1)).getMessage().contains("ns per byte"));
-        assertTrue(assertThrows(IllegalArgumentException.class, () -> new HostCpu(1, 0)).getMessage().contains("cores per host"));
-        assertTrue(assertThrows(IllegalArgumentException.class, () -> HostCpu.nsPerByte(1, 0)).getMessage().contains("bytes sent"));
-    }
-
-    @Test
     void badRequestsAreRefusedWithTheirValue() {
         LinkSpec l = LinkSpec.parse("shm");
         assertTrue(assertThrows(IllegalArgumentException.class, () -> PlanRequest.of(0, 1, 1, l, l)).getMessage().contains("bytes"));

@@ -92,14 +92,9 @@ public final class PlanVsMeasured {
      * alpha ({@code ownNs}), simulated on the real schedules at that alpha ({@code simulatedNs}), and measured.
      */
     record Row(Case c, long bytes, String plan, long alphaNs, long predictedNs, long simulatedNs, long fixedNs, long ownNs, long measuredNs,
-               int iters, boolean ok, long rankMilliCores, long cpuNs) {
+               int iters, boolean ok, long rankMilliCores) {
         double ratio() {
             return (double) measuredNs / predictedNs;
-        }
-
-        /** Against the larger of the link model and the host-CPU bound (where a calibration exists, else the link model). */
-        double cpuRatio() {
-            return (double) measuredNs / Math.max(predictedNs, cpuNs);
         }
     }
 
@@ -137,7 +132,7 @@ public final class PlanVsMeasured {
         return Planner.predictAllReduceNs(request(c, bytes, intra, inter), c.algorithm());
     }
 
-    static PlanRequest request(Case c, long bytes, String intra, String inter) {
+    private static PlanRequest request(Case c, long bytes, String intra, String inter) {
         return new PlanRequest(bytes, c.hosts(), RANKS_PER_HOST, LinkSpec.parse(intra), LinkSpec.parse(inter), REDUCE_GBPS);
     }
 
@@ -178,7 +173,7 @@ public final class PlanVsMeasured {
         long fixedNs = Planner.predictAllReduceNs(request(c, bytes, intraLink(fixed), interLink(c.rate(), fixed + delay)), c.algorithm(),
                 channels, chunk);
         return new Row(c, bytes, channels + " ch " + Sizes.formatBytes(chunk), alpha, predicted, simulated, fixedNs, own, Long.parseLong(m.group(2)),
-                Integer.parseInt(m.group(3)), Boolean.parseBoolean(m.group(4)), Long.parseLong(m.group(6)), CpuCalibration.boundNs(c, req));
+                Integer.parseInt(m.group(3)), Boolean.parseBoolean(m.group(4)), Long.parseLong(m.group(6)));
     }
 
     /** Runs one case on {@code cluster} (its host count), shaping every link to the case's rate first. */
@@ -218,7 +213,6 @@ public final class PlanVsMeasured {
                 cluster.link(h).tcpCounters().forEach((k, v) -> d.append(' ').append(k).append(' ').append(v - before.getOrDefault(k, 0L)));
                 notes.add("host " + h + " tc " + cluster.link(h).stats() + "; tcp" + d);
             }
-            CpuCalibration.calibrate(c, rows, notes);
             PlanTable.notes(c, notes);
         } finally {
             for (int h = 0; h < cluster.hosts(); h++) cluster.link(h).clear();
