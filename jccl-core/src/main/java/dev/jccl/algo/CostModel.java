@@ -11,11 +11,16 @@ import java.util.Map;
  * bytes per channel over a link kind (shared memory if every pair of the step shares a host, else
  * network) that F flows per host share. A chunk of C bytes costs o + C·max(β, γ) for a reducing
  * step (reduction of one chunk overlaps the transfer of the next) and o + C·β otherwise, where β
- * per channel is max(stream β, link β·F·channels). Then:
+ * per channel is max(stream β, link β·F·channels). A link has S slot credits per channel (the
+ * runtime's FIFO slots), and a slot is free again one round trip after its chunk was posted (the
+ * chunk, its reduction, the credit's way back: chunk + 2α + reduce), so every S-th chunk on a link
+ * waits for that round trip where S chunks take less ({@link ChunkTimes}). Then:
  * <ul>
  *   <li>pipelined steps (rings, chains, trees: chunk c of step k+1 follows chunk c of step k) cost
- *       max(fill, load): fill = Σ(α + one chunk) + the longest step's remaining chunks, load = α +
- *       the chunks of all steps that share one link back to back;</li>
+ *       max(fill, load): fill = Σ(α + one chunk) along the slowest chunk's chain of links + the
+ *       longest step's remaining chunks, load = α + the chunks of all steps that share one link back
+ *       to back. A ring step has pairs on both link kinds, but a chunk's chain crosses hosts only on
+ *       the ring's cross-host edges it passes (h of every n), so it pays the network's α only there;</li>
  *   <li>store-and-forward steps (halving-doubling and recursive doubling, whose next step needs
  *       most of this one) cost Σ(α + all chunks);</li>
  *   <li>concurrent steps (pairwise exchange: no step waits on another) cost max α + all chunks.</li>
@@ -29,8 +34,14 @@ final class CostModel {
 
     private enum Shape { PIPELINED, STORE_AND_FORWARD, CONCURRENT }
 
-    /** An algorithm's steps over a topology; independent of size, channels and chunk, so built once per plan. */
-    record Route(List<Hop> hops, Shape shape) {}
+    /** {@code count} links of one kind, bytes and reduction on a chunk's chain (their order does not change its sum). */
+    private record Leg(Hop hop, int count) {}
+
+    /**
+     * An algorithm's steps over a topology, and the chains of links a chunk can take through them
+     * (the fill is the slowest chain's); independent of size, channels and chunk, so built once per plan.
+     */
+    record Route(List<Hop> hops, Shape shape, List<List<Leg>> chains, boolean onePeerPerLink) {}
 
     private final CostParams p;
 
@@ -41,15 +52,56 @@ final class CostModel {
     Route route(Algorithm a, TuneRequest req) {
         List<Hop> hops = new ArrayList<>();
         Shape shape = hops(a, req, 1.0, hops);
-        return new Route(List.copyOf(hops), shape);
+        List<List<Leg>> chains = a == Algorithm.RING && !req.collective().rooted() ? ringChains(req)
+                : List.of(hops.stream().map(h -> new Leg(h, 1)).toList());
+        // A ring's steps on one link all go to the same peer, through one FIFO and its slots; a tree's or halving-doubling's
+        // levels share the rank's bandwidth but each has its own peer and FIFO.
+        boolean onePeer = a == Algorithm.HIERARCHICAL || a == Algorithm.RING && !req.collective().rooted();
+        return new Route(List.copyOf(hops), shape, chains, onePeer);
     }
 
-    double predictNs(Route route, long bytes, int channels, long chunkBytes) {
-        return time(route.hops(), route.shape(), (double) bytes / channels, channels, chunkBytes) + channels * p.channelOverheadNs();
+    /** At {@code slots} slot credits per link and channel ({@link Tuner#slots}). */
+    double predictNs(Route route, long bytes, int channels, long chunkBytes, int slots) {
+        return time(route, (double) bytes / channels, channels, chunkBytes, slots) + channels * p.channelOverheadNs();
     }
 
     double predictNs(Algorithm a, TuneRequest req, int channels, long chunkBytes) {
-        return predictNs(route(a, req), req.bytes(), channels, chunkBytes);
+        return predictNs(route(a, req), req.bytes(), channels, chunkBytes, Tuner.slots(Tuner.DEFAULT_BUFF_BYTES, chunkBytes));
+    }
+
+    /**
+     * The ring's chunk chains: a block is reduced along n-1 consecutive ring edges and its result
+     * copied along the next n-1, so each block's chain is a window of 2(n-1) edges from its own start.
+     * Windows that cross hosts equally often cost the same; one of each (reduce, gather) count is kept.
+     */
+    private List<List<Leg>> ringChains(TuneRequest req) {
+        HostTopology t = req.topology();
+        int n = t.nranks();
+        int[] order = t.order();
+        int phase = n - 1;
+        // cross[i]: how many of the first i edges cross hosts, going three times around the ring (a window starts in the first).
+        int[] cross = new int[3 * n + 1];
+        for (int i = 0; i < 3 * n; i++) cross[i + 1] = cross[i] + (t.sameHost(order[i % n], order[(i + 1) % n]) ? 0 : 1);
+        Collective c = req.collective();
+        int reduceLen = c == Collective.ALL_GATHER ? 0 : phase;
+        int gatherLen = c == Collective.REDUCE_SCATTER ? 0 : phase;
+        Hop net = hop(t, ringPairs(order), 1.0 / n, true, 0);
+        Map<Long, List<Leg>> distinct = new HashMap<>();
+        for (int start = 0; start < n; start++) {
+            int netR = cross[start + reduceLen] - cross[start];
+            int netG = cross[start + reduceLen + gatherLen] - cross[start + reduceLen];
+            distinct.computeIfAbsent((long) netR << 32 | netG, k -> List.of(
+                    new Leg(new Hop(true, net.flows(), 1.0 / n, true, 0), netR), new Leg(new Hop(false, 1, 1.0 / n, true, 0), reduceLen - netR),
+                    new Leg(new Hop(true, net.flows(), 1.0 / n, false, 0), netG), new Leg(new Hop(false, 1, 1.0 / n, false, 0), gatherLen - netG)));
+        }
+        return List.copyOf(distinct.values());
+    }
+
+    private static int[][] ringPairs(int[] order) {
+        int n = order.length;
+        int[][] ring = new int[n][];
+        for (int i = 0; i < n; i++) ring[i] = new int[] {order[i], order[(i + 1) % n]};
+        return ring;
     }
 
     /**
@@ -68,8 +120,7 @@ final class CostModel {
                     for (int i = 0; i + 1 < n; i++) out.add(hop(t, new int[][] {{order[i], order[i + 1]}}, s, c == Collective.REDUCE, i));
                     return Shape.PIPELINED;
                 }
-                int[][] ring = new int[n][];
-                for (int i = 0; i < n; i++) ring[i] = new int[] {order[i], order[(i + 1) % n]};
+                int[][] ring = ringPairs(order);
                 // Reduce-scatter steps, then allgather steps; every step uses the same outgoing link.
                 Hop reduceStep = hop(t, ring, s / n, true, 0);
                 Hop gatherStep = new Hop(reduceStep.net(), reduceStep.flows(), s / n, false, 0);
@@ -193,34 +244,39 @@ final class CostModel {
         return new Hop(!leaving.isEmpty(), flows, bytes, reduces, link);
     }
 
-    /** One hop's latency, cost of one chunk, and number of chunks, for a channel count and chunk size. */
-    private record HopCost(double alphaNs, double chunkNs, double chunks, int link) {}
-
-    private HopCost cost(Hop h, double channelBytes, int channels, long chunkBytes) {
+    private ChunkTimes.HopCost cost(Hop h, double channelBytes, int channels, long chunkBytes, int slots) {
         LinkParams l = p.link(h.net());
         double bytes = h.share() * channelBytes;
         double beta = Math.max(l.streamNsPerByte(), l.betaNsPerByte() * h.flows() * channels);
         double perByte = h.reduces() ? Math.max(beta, p.reduceNsPerByte()) : beta;
-        double chunkNs = l.chunkOverheadNs() + Math.min(chunkBytes, bytes) * perByte;
-        return new HopCost(l.alphaNs(), chunkNs, Math.max(1, Math.ceil(bytes / chunkBytes)), h.link());
+        double chunk = Math.min(chunkBytes, bytes);
+        double chunkNs = l.chunkOverheadNs() + chunk * perByte;
+        double roundTrip = chunkNs + 2 * l.alphaNs() + (h.reduces() ? chunk * p.reduceNsPerByte() : 0);
+        return new ChunkTimes.HopCost(l.alphaNs(), chunkNs, Math.max(1, Math.ceil(bytes / chunkBytes)), roundTrip, slots, h.link());
     }
 
-    private double time(List<Hop> hops, Shape shape, double channelBytes, int channels, long chunkBytes) {
+    private double time(Route route, double channelBytes, int channels, long chunkBytes, int slots) {
+        List<Hop> hops = route.hops();
         if (hops.isEmpty()) return 0;
-        List<HopCost> costs = hops.stream().map(h -> cost(h, channelBytes, channels, chunkBytes)).toList();
-        double alphas = costs.stream().mapToDouble(HopCost::alphaNs).sum();
-        double allChunks = costs.stream().mapToDouble(c -> c.chunks() * c.chunkNs()).sum();
-        return switch (shape) {
+        List<ChunkTimes.HopCost> costs = hops.stream().map(h -> cost(h, channelBytes, channels, chunkBytes, slots)).toList();
+        double alphas = costs.stream().mapToDouble(ChunkTimes.HopCost::alphaNs).sum();
+        double allChunks = costs.stream().mapToDouble(c -> c.chunkNs() + c.restNs()).sum();
+        return switch (route.shape()) {
             case PIPELINED -> {
-                double fill = alphas + costs.stream().mapToDouble(HopCost::chunkNs).sum()
-                        + costs.stream().mapToDouble(c -> (c.chunks() - 1) * c.chunkNs()).max().orElse(0);
-                Map<Integer, Double> perLink = new HashMap<>();
-                for (HopCost c : costs) perLink.merge(c.link(), c.chunks() * c.chunkNs(), Double::sum);
-                double load = costs.getFirst().alphaNs() + perLink.values().stream().mapToDouble(Double::doubleValue).max().orElse(0);
-                yield Math.max(fill, load);
+                double chain = 0;
+                for (List<Leg> legs : route.chains()) {
+                    double t = 0;
+                    for (Leg g : legs) {
+                        ChunkTimes.HopCost c = cost(g.hop(), channelBytes, channels, chunkBytes, slots);
+                        t += g.count() * (c.alphaNs() + c.chunkNs());
+                    }
+                    chain = Math.max(chain, t);
+                }
+                double fill = chain + costs.stream().mapToDouble(ChunkTimes.HopCost::restNs).max().orElse(0);
+                yield Math.max(fill, ChunkTimes.load(costs, route.onePeerPerLink()));
             }
             case STORE_AND_FORWARD -> alphas + allChunks;
-            case CONCURRENT -> costs.stream().mapToDouble(HopCost::alphaNs).max().orElse(0) + allChunks;
+            case CONCURRENT -> costs.stream().mapToDouble(ChunkTimes.HopCost::alphaNs).max().orElse(0) + allChunks;
         };
     }
 }

@@ -26,6 +26,14 @@ public final class Tuner {
     public static final int SLOTS = 8;
     public static final long MIN_CHUNK_BYTES = 4L << 10;
 
+    /**
+     * Slots per link and channel of a FIFO of {@code buffBytes} carrying {@code chunkBytes} chunks: {@link #SLOTS},
+     * fewer where a chunk is larger than buffBytes / SLOTS, never under two (the runtime's FIFO layout).
+     */
+    public static int slots(long buffBytes, long chunkBytes) {
+        return (int) Math.max(2, Math.min(SLOTS, buffBytes / Math.max(buffBytes / SLOTS, chunkBytes)));
+    }
+
     public static Plan plan(TuneRequest req, CostParams params, TunerOverrides overrides) {
         CostModel model = new CostModel(params);
         long buffBytes = overrides.buffBytes().orElse(DEFAULT_BUFF_BYTES);
@@ -73,7 +81,7 @@ public final class Tuner {
         for (int channels : o.channels().isPresent() ? List.of(o.channels().getAsInt()) : powersOfTwo(1, params.maxChannels())) {
             List<Long> chunks = o.chunkBytes().isPresent() ? List.of(o.chunkBytes().getAsLong()) : chunkSizes(buffBytes);
             for (long chunk : chunks) {
-                long ns = Math.round(model.predictNs(route, req.bytes(), channels, chunk));
+                long ns = Math.round(model.predictNs(route, req.bytes(), channels, chunk, slots(buffBytes, chunk)));
                 if (best == null || ns < best.predictedNs()) best = new Plan.Candidate(a, channels, chunk, ns, null);
             }
         }

@@ -85,7 +85,7 @@ public final class Simulator {
      * buffBytes / SLOTS each, one chunk per slot however small the chunk (fewer if chunks are larger).
      */
     static int slots(long chunkBytes) {
-        return (int) Math.max(2, Math.min(Tuner.SLOTS, Tuner.DEFAULT_BUFF_BYTES / chunkBytes));
+        return Tuner.slots(Tuner.DEFAULT_BUFF_BYTES, chunkBytes);
     }
 
     private static long ceil(long a, long b) {
@@ -102,6 +102,8 @@ public final class Simulator {
         final int slots;
         long events;
         double now;
+        /** When the last chunk was done: the allreduce's end. Credits still travelling back after it do not delay the call. */
+        double end;
 
         Run(SimNetwork net, SimProgram[] p, Symmetry sym, HostTopology t, int slots) {
             this.p = p;
@@ -145,11 +147,12 @@ public final class Simulator {
                             + " " + q.hazards.ops().get(q.lo));
                 }
             }
-            return now;
+            return end;
         }
 
         /** A chunk of {@code op} is done: what waited on it may run, and the window may move on. */
         private void done(SimProgram q, int op) {
+            end = Math.max(end, now);
             q.done[op]++;
             for (int y : q.dependents[op]) check(q, y);
             int oldHi = Math.min(q.ops, q.lo + WINDOW);

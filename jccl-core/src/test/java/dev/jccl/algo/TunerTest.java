@@ -54,6 +54,16 @@ class TunerTest {
             "ALL_REDUCE, 64M,  4x4,  hierarchical",
             "ALL_REDUCE, 16M,  2x8,  hierarchical",
             "ALL_REDUCE, 1M,   2x2,  hierarchical",
+            // Many hosts, medium: a chunk's chain through the flat ring crosses hosts on only 32 of its 254 links (h of every n), so
+            // the ring pays 32 network latencies, not 254 (2.10 ms, was 8.96), but hierarchical still wins (1.80 ms) at 512 KiB and up.
+            "ALL_REDUCE, 512K, 16x8, hierarchical",
+            "ALL_REDUCE, 2M,   16x8, hierarchical",
+            // Medium reduce over hosts: the tree's levels share the rank's outgoing link, whose last chunk belongs to the cross-host
+            // level and so arrives a network latency after it is sent, not shm's (the first level's); the chain wins by a few us
+            // (4x2 128 KiB: 260 against 265 us; 2x2 512 KiB: 487 against 510 us; the tree won by 22 and 1 us before).
+            "REDUCE,     128K, 4x2,  ring",
+            "REDUCE,     512K, 2x2,  ring",
+            "REDUCE,     32K,  4x2,  tree",
             "BROADCAST,  8,    1x8,  tree",
             "BROADCAST,  256M, 1x8,  ring",
             "REDUCE,     8,    2x4,  tree",
@@ -129,6 +139,29 @@ class TunerTest {
         CostParams slowNet = new CostParams(CostParams.defaults().shm(), LinkParams.of(30_000, 0.125, 0.1, 2_000), 0.25, 1_000, 4);
         TuneRequest big = new TuneRequest(Collective.ALL_REDUCE, 256L << 20, topo("2x4"));
         assertTrue(Tuner.plan(big, slowNet, TunerOverrides.NONE).predictedNs() > Tuner.plan(big, CostParams.defaults(), TunerOverrides.NONE).predictedNs());
+    }
+
+    /**
+     * Two terms of the model that move chunk choices on several hosts (never on one host). A chunk's chain through a ring of
+     * 2 x 2 crosses shm on half its links, now priced at shm speed, so a larger chunk costs less fill: allGather 512 KiB takes
+     * 64 KiB chunks (32 KiB when every link cost the network's). And a ring's steps share one FIFO per link: 8 slots, each back
+     * one round trip after its chunk left, so many small chunks over a slow link wait for credits, which one host's shm never does.
+     */
+    @Test
+    void severalHostsPriceTheChainsLinksAndTheSlotCredits() {
+        Plan gather = plan(Collective.ALL_GATHER, "512K", topo("2x2"), TunerOverrides.NONE);
+        assertEquals(64 << 10, gather.chunkBytes(), gather.why());
+        CostParams slowNet = new CostParams(CostParams.defaults().shm(), LinkParams.of(5_000_000, 0.12, 0.12, 2_000), 0.25, 1_000, 4);
+        CostModel m = new CostModel(slowNet);
+        for (String t : List.of("1x4", "2x2")) {
+            CostModel.Route r = m.route(Algorithm.RING, new TuneRequest(Collective.ALL_REDUCE, 1 << 20, topo(t)));
+            double eight = m.predictNs(r, 1 << 20, 1, 4096, Tuner.SLOTS);
+            double unlimited = m.predictNs(r, 1 << 20, 1, 4096, 1 << 20);
+            if (t.equals("1x4")) assertEquals(unlimited, eight, 1e-6, t);
+            else assertTrue(eight > 2 * unlimited, t + ": " + eight + " vs " + unlimited);
+        }
+        assertEquals(Tuner.SLOTS, Tuner.slots(Tuner.DEFAULT_BUFF_BYTES, 4 << 10));
+        assertEquals(4, Tuner.slots(Tuner.DEFAULT_BUFF_BYTES, 1 << 20), "a forced 1 MiB chunk leaves 4 slots of a 4 MiB FIFO");
     }
 
     @Test

@@ -15,9 +15,10 @@ import java.util.Arrays;
  * One rank of a plan-against-measurement run ({@link PlanVsMeasured}), started by {@code jccl
  * launch}: times out-of-place float32 SUM allReduces of each size, each awaited before the next (the
  * planner prices one allreduce, not a stream of them), and rank 0 prints
- * {@code MEASURED bytes=B ns=N iters=I ok=B probe=NS plan=P}: the slowest rank's mean per call, the
- * mean of a 4 KiB latency probe interleaved with its calls, and the plan its tuner compiled for the size
- * (algorithm, channels, chunk).
+ * {@code MEASURED bytes=B ns=N iters=I ok=B probe=NS cpu=MILLICORES plan=P}: the slowest rank's mean per call,
+ * the mean of a 4 KiB latency probe interleaved with its calls, the cores the ranks' processes kept busy over
+ * the timed loop (CPU time / wall time, summed over ranks, in thousandths), and the plan its tuner compiled
+ * for the size (algorithm, channels, chunk).
  *
  * <p>Args: SECONDS_PER_SIZE MIN_BYTES_PER_SIZE SIZE... A size runs at least 3 calls and as many more
  * as fit in SECONDS_PER_SIZE, but never fewer than move MIN_BYTES_PER_SIZE: a token bucket lets its
@@ -61,6 +62,8 @@ public final class PlanRank {
                 long sum = 0;
                 long probeSum = 0;
                 int probes = 0;
+                long cpu0 = cpuNs();
+                long wall0 = System.nanoTime();
                 for (int i = 0; i < iters; i++) {
                     sum += allReduce(comm, in, out, bytes);
                     if (i % every == 0) {
@@ -68,11 +71,14 @@ public final class PlanRank {
                         probes++;
                     }
                 }
+                long wall = System.nanoTime() - wall0;
+                long cpu = cpuNs() - cpu0;
                 long mean = agreeMax(comm, scratch, sum / iters);
                 long probe = agreeMax(comm, scratch, probeSum / probes);
+                long milliCores = agreeSum(comm, scratch, cpu * 1000 / Math.max(1, wall));
                 boolean ok = out.getAtIndex(ValueLayout.JAVA_FLOAT, bytes / 4 - 1) == NetRank.expected(bytes / 4 - 1, comm.size());
                 if (comm.rank() == 0) System.out.println("MEASURED bytes=" + bytes + " ns=" + mean + " iters=" + iters + " ok=" + ok
-                        + " probe=" + probe + " plan=" + plan);
+                        + " probe=" + probe + " cpu=" + milliCores + " plan=" + plan);
                 System.out.flush();
             }
         } catch (RuntimeException e) {
@@ -87,6 +93,17 @@ public final class PlanRank {
         long t0 = System.nanoTime();
         comm.allReduce(in, out, bytes / 4, DataType.FLOAT32, ReduceOp.SUM).await();
         return System.nanoTime() - t0;
+    }
+
+    /** CPU time of this process so far (every thread: callers, progress threads, the JIT and GC), in ns. */
+    private static long cpuNs() {
+        return ProcessHandle.current().info().totalCpuDuration().map(java.time.Duration::toNanos).orElse(0L);
+    }
+
+    private static long agreeSum(Communicator comm, MemorySegment scratch, long v) {
+        scratch.set(ValueLayout.JAVA_LONG, 0, v);
+        comm.allReduce(scratch, 1, DataType.INT64, ReduceOp.SUM).await();
+        return scratch.get(ValueLayout.JAVA_LONG, 0);
     }
 
     /** The largest {@code ns} over all ranks, so every rank runs the same number of calls. */

@@ -53,7 +53,7 @@ public final class PlanVsMeasured {
     static final String INTRA_BANDWIDTH = "10GB/s";
     static final double REDUCE_GBPS = 4;
 
-    private static final Pattern MEASURED = Pattern.compile("MEASURED bytes=(\\d+) ns=(\\d+) iters=(\\d+) ok=(\\w+) probe=(\\d+) plan=(.*)");
+    private static final Pattern MEASURED = Pattern.compile("MEASURED bytes=(\\d+) ns=(\\d+) iters=(\\d+) ok=(\\w+) probe=(\\d+) cpu=(\\d+) plan=(.*)");
     private static final Pattern PLAN = Pattern.compile(".*?(\\d+) channel\\(s\\), chunk (.+)$");
 
     private PlanVsMeasured() {}
@@ -92,7 +92,7 @@ public final class PlanVsMeasured {
      * alpha ({@code ownNs}), simulated on the real schedules at that alpha ({@code simulatedNs}), and measured.
      */
     record Row(Case c, long bytes, String plan, long alphaNs, long predictedNs, long simulatedNs, long fixedNs, long ownNs, long measuredNs,
-               int iters, boolean ok) {
+               int iters, boolean ok, long rankMilliCores) {
         double ratio() {
             return (double) measuredNs / predictedNs;
         }
@@ -136,19 +136,18 @@ public final class PlanVsMeasured {
         return new PlanRequest(bytes, c.hosts(), RANKS_PER_HOST, LinkSpec.parse(intra), LinkSpec.parse(inter), REDUCE_GBPS);
     }
 
-    /** Step latencies fitted in undelayed cases, by case name and size: the base a delayed case adds its delay to. */
-    private static final Map<String, Long> FITTED = new java.util.concurrent.ConcurrentHashMap<>();
-
     /**
      * The step latency that makes the planner's 4 KiB allreduce take what the probe measured (the
-     * same alpha on both links): alpha measured on the spot, as {@code jccl plan --measured} takes it.
+     * same alpha on both links, plus {@code delayNs} on the network's where the delay proxy adds it):
+     * alpha measured on the spot, as {@code jccl plan --measured} takes it. A delayed run's probe pays
+     * the delay on the links of its chain that cross hosts, which the closed form charges the same way.
      */
-    static long fitAlphaNs(Case c, long probeNs) {
+    static long fitAlphaNs(Case c, long probeNs, long delayNs) {
         long lo = 0;
         long hi = Math.max(1, probeNs);
         for (int i = 0; i < 40 && hi - lo > 100; i++) {
             long mid = (lo + hi) / 2;
-            long t = predictNs(c, PlanRank.PROBE_BYTES, intraLink(mid), interLink(c.rate(), mid));
+            long t = predictNs(c, PlanRank.PROBE_BYTES, intraLink(mid), interLink(c.rate(), mid + delayNs));
             if (t < probeNs) lo = mid;
             else hi = mid;
         }
@@ -159,18 +158,11 @@ public final class PlanVsMeasured {
     static Row row(Case c, Matcher m) {
         long bytes = Long.parseLong(m.group(1));
         long probe = Long.parseLong(m.group(5));
-        Case undelayed = new Case(c.hosts(), c.rate(), c.algorithm(), c.minBytes(), c.maxBytes());
         long fixed = Sizes.parseDurationNs(STEP_LATENCY);
-        long alpha;
-        if (c.delayMs() == 0) {
-            alpha = fitAlphaNs(c, probe);
-            FITTED.put(undelayed.name() + " " + bytes, alpha);
-        } else {
-            // The probe of a delayed run measures the delay too; the base is the same size's undelayed alpha (else the fixed one).
-            alpha = FITTED.getOrDefault(undelayed.name() + " " + bytes, fixed);
-        }
         long delay = c.delayMs() * 1_000_000;
-        Matcher p = PLAN.matcher(m.group(6).trim());
+        // Fitted on this run's own probe, delayed or not, so a delayed case needs no undelayed run beside it.
+        long alpha = fitAlphaNs(c, probe, delay);
+        Matcher p = PLAN.matcher(m.group(7).trim());
         long own = predictNs(c, bytes, intraLink(alpha), interLink(c.rate(), alpha + delay));
         if (!p.matches()) throw new IllegalStateException("no plan in " + m.group());
         int channels = Integer.parseInt(p.group(1));
@@ -181,7 +173,7 @@ public final class PlanVsMeasured {
         long fixedNs = Planner.predictAllReduceNs(request(c, bytes, intraLink(fixed), interLink(c.rate(), fixed + delay)), c.algorithm(),
                 channels, chunk);
         return new Row(c, bytes, channels + " ch " + Sizes.formatBytes(chunk), alpha, predicted, simulated, fixedNs, own, Long.parseLong(m.group(2)),
-                Integer.parseInt(m.group(3)), Boolean.parseBoolean(m.group(4)));
+                Integer.parseInt(m.group(3)), Boolean.parseBoolean(m.group(4)), Long.parseLong(m.group(6)));
     }
 
     /** Runs one case on {@code cluster} (its host count), shaping every link to the case's rate first. */
@@ -194,6 +186,7 @@ public final class PlanVsMeasured {
         List<Row> rows = new ArrayList<>();
         List<Map<String, Long>> tcpBefore = new ArrayList<>();
         for (int h = 0; h < cluster.hosts(); h++) tcpBefore.add(cluster.link(h).tcpCounters());
+        MachineCpu cpuBefore = MachineCpu.now();
         IntFunction<Map<String, String>> env = h -> c.delayMs() == 0 ? Map.of("JCCL_ALGO", c.algorithm())
                 : Map.of("JCCL_ALGO", c.algorithm(), NetRank.ADVERTISE_ENV, cluster.dataProxyAddress(h) + ":" + NetnsCluster.DATA_PORT_BASE);
         try (ChildJvm proxy = c.delayMs() == 0 ? null
@@ -211,7 +204,8 @@ public final class PlanVsMeasured {
                             + exits + job.output());
                 }
             }
-            List<String> notes = new ArrayList<>(List.of("load average after the case " + loadAverage()));
+            List<String> notes = new ArrayList<>(List.of("load average after the case " + loadAverage() + "; over the case the machine's "
+                    + Runtime.getRuntime().availableProcessors() + " " + MachineCpu.now().since(cpuBefore)));
             if (proxy != null) notes.add("delay proxy forwarded " + DelayedDataPathTest.forwarded(proxy) + " bytes");
             for (int h = 0; h < cluster.hosts(); h++) {
                 Map<String, Long> before = tcpBefore.get(h);
