@@ -12,6 +12,11 @@
 # UCX_BASELINE_JCCL=/other/checkout/jccl adds a column: that build's UCX provider, interleaved in
 #   the same rounds, with the ratio of this build to it (before/after a change, side by side).
 # UCX_BENCH_SIZES="4194304" limits the bandwidth sizes (default "4194304 67108864").
+# UCX_BENCH_LAT_RUNS=N runs each latency test N times per round (default 3): a latency figure is the
+#   median of the typical (median) values of all rounds x N runs, so one run that went wrong (a rank
+#   descheduled on a loaded machine) does not become the table's figure; the spread is printed too.
+# jccl perf warms the per-message path with small messages before timing (as ucx_perftest, native
+#   code, needs no compiler), so both sides measure the steady state.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 . "$here/scripts/find-jdk25.sh"
@@ -21,6 +26,7 @@ jccl="$here/jccl"
 base="${UCX_BASELINE_JCCL:-}"
 [ -z "$base" ] || "$base" --version >/dev/null
 sizes="${UCX_BENCH_SIZES:-4194304 67108864}"
+lat_runs="${UCX_BENCH_LAT_RUNS:-3}"
 command -v ucx_perftest >/dev/null || { echo "ucx_perftest missing: apt-get install ucx-utils" >&2; exit 2; }
 export UCX_NET_DEVICES=lo UCX_WARN_UNUSED_ENV_VARS=n
 declare -A TLS=([ucxshm]="posix,sysv,cma,self" [ucxtcp]="tcp")
@@ -56,20 +62,24 @@ for ((i = 1; i <= rounds; i++)); do
     r[shm_$size]+="$("$jccl" perf write_bw -p shm -s "$size" -n "$iters" | bw_avg) "
     r[tcp_$size]+="$("$jccl" perf write_bw -p tcp -s "$size" -n "$iters" | bw_avg) "
   done
-  for t in ucxshm ucxtcp; do
-    r[lat_$t]+="$(UCX_TLS="${TLS[$t]}" "$jccl" perf write_lat -p ucx -s 8 -n 20000 | lat_typ) "
-    [ -z "$base" ] || r[base_lat_$t]+="$(UCX_TLS="${TLS[$t]}" "$base" perf write_lat -p ucx -s 8 -n 20000 | lat_typ) "
-    r[amlat_$t]+="$(perftest "${TLS[$t]}" ucp_am_lat 8 20000) "
-    r[putlat_$t]+="$(perftest "${TLS[$t]}" ucp_put_lat 8 20000) "
+  for ((j = 1; j <= lat_runs; j++)); do
+    for t in ucxshm ucxtcp; do
+      r[lat_$t]+="$(UCX_TLS="${TLS[$t]}" "$jccl" perf write_lat -p ucx -s 8 -n 20000 | lat_typ) "
+      [ -z "$base" ] || r[base_lat_$t]+="$(UCX_TLS="${TLS[$t]}" "$base" perf write_lat -p ucx -s 8 -n 20000 | lat_typ) "
+      r[amlat_$t]+="$(perftest "${TLS[$t]}" ucp_am_lat 8 20000) "
+      r[putlat_$t]+="$(perftest "${TLS[$t]}" ucp_put_lat 8 20000) "
+    done
+    r[lat_shm]+="$("$jccl" perf write_lat -p shm -s 8 -n 20000 | lat_typ) "
+    r[lat_tcp]+="$("$jccl" perf write_lat -p tcp -s 8 -n 20000 | lat_typ) "
   done
-  r[lat_shm]+="$("$jccl" perf write_lat -p shm -s 8 -n 20000 | lat_typ) "
-  r[lat_tcp]+="$("$jccl" perf write_lat -p tcp -s 8 -n 20000 | lat_typ) "
 done
 
 m() { echo "${r[$1]:-}" | tr ' ' '\n' | grep -v '^$' | median; }
+# min-max of the samples behind a figure, to show a run that went wrong without letting it decide.
+spread() { echo "${r[$1]:-}" | tr ' ' '\n' | grep -v '^$' | sort -g | awk 'NR==1{a=$1} {b=$1} END{if (NR) printf "%s-%s", a, b}'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN{ if (b+0 > 0) printf "%.2f", a/b; else print "n/a" }'; }
 diff_us() { awk -v a="$1" -v b="$2" 'BEGIN{ if (b != "n/a" && a != "n/a") printf "%+.2f", a-b; else print "n/a" }'; }
-echo "medians of $rounds interleaved rounds (MB/s = 10^6 bytes/s; latency: typical us)"
+echo "medians of $rounds interleaved rounds (MB/s = 10^6 bytes/s; latency: typical us, median of $((rounds * lat_runs)) runs)"
 # With a baseline: "before" is that build's UCX figure and "before/pt" its ratio (or difference) to
 # ucx_perftest, beside this build's, from the same rounds.
 row() { printf "%-30s %11s %11s %11s %11s %13s %7s %11s %9s\n" "$@"; }
@@ -95,5 +105,8 @@ for t in ucxshm ucxtcp; do
   row "write_lat 8 B, $label" "$(m lat_$t)" "$own" "$owntcp" "$(m amlat_$t)" "ucp_am_lat" \
     "$(diff_us "$(m lat_$t)" "$(m amlat_$t)")" "$b" "$bpt"
   row "" "" "" "" "$(m putlat_$t)" "ucp_put_lat" "" "" ""
+done
+for t in ucxshm ucxtcp; do
+  echo "write_lat 8 B $t runs (min-max us): jccl ucx $(spread lat_$t), ucp_am_lat $(spread amlat_$t), ucp_put_lat $(spread putlat_$t)"
 done
 echo "ucx/pt: bandwidth ratio to ucx_perftest, latency difference in us to ucp_am_lat (targets: >= 0.80x, <= +2.00 us)"
