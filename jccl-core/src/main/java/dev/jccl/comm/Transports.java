@@ -4,6 +4,7 @@ import dev.jccl.config.Config;
 import dev.jccl.trace.Log;
 import dev.jccl.trace.Subsys;
 import dev.jccl.verbs.Access;
+import dev.jccl.verbs.ActivityWait;
 import dev.jccl.verbs.DeviceContext;
 import dev.jccl.verbs.PathKind;
 import dev.jccl.verbs.ProtectionDomain;
@@ -114,6 +115,14 @@ final class Transports implements AutoCloseable {
             p.unavailabilityCause(config).ifPresent(c -> causes.add(p.name() + " is unavailable here: " + c));
         }
         return causes.isEmpty() ? "check JCCL_TRANSPORT on both" : String.join("; ", causes) + " (see ./jccl devinfo)";
+    }
+
+    /**
+     * Where a caller driving progress may sleep between polls: the opened context's {@link ActivityWait}
+     * when exactly one is open (tcp alone), else null (shm's progress is noticed only by polling).
+     */
+    synchronized ActivityWait activityWait() {
+        return byIndex.size() == 1 ? byIndex.get(0).context().activityWait() : null;
     }
 
     synchronized Endpoint endpointFor(int peer) {

@@ -30,12 +30,16 @@ public final class Knobs {
             Knobs::positiveDuration, "bound on every blocking wait (store, connect, completion)");
     public static final Knob<Integer> QPS_PER_CONNECTION = new Knob<>("JCCL_QPS_PER_CONNECTION", "1",
             s -> intIn(s, 1, 64), "sockets a tcp queue pair spreads its traffic over");
-    public static final Knob<Long> TCP_INLINE = new Knob<>("JCCL_TCP_INLINE", "0",
-            s -> bytesIn(s, 0, 8 * 1024), "tcp SEND/WRITE requests up to this many bytes (0 to 8K) complete as soon as their frame"
+    /** JCCL_TCP_INLINE=auto: only queue pairs created with {@code QpInitAttr.sendBufferCompletion} complete locally (up to 8K). */
+    public static final long TCP_INLINE_AUTO = -1;
+    public static final Knob<Long> TCP_INLINE = new Knob<>("JCCL_TCP_INLINE", "auto",
+            s -> isAuto(s) ? TCP_INLINE_AUTO : bytesIn(s, 0, 8 * 1024),
+            "tcp SEND/WRITE requests up to this many bytes (0 to 8K) complete as soon as their frame"
                     + " reached the socket during the post, without the peer's ACK: the completion then means the buffer is free"
                     + " (payloads up to 8K are always copied at post), not that the peer has the data, and a refusal surfaces on"
                     + " the oldest request still outstanding or as the queue pair's move to ERR; 0 = every request completes on its"
-                    + " ACK, as RC verbs");
+                    + " ACK, as RC verbs; auto = 8K for the collectives' own queue pairs (they use a send completion only to reuse"
+                    + " the buffer), 0 for every other queue pair");
     public static final Knob<String> SOCKET_IFNAME = new Knob<>("JCCL_SOCKET_IFNAME", "",
             s -> s, "interface name (e.g. lo, eth0) or IP address the tcp provider binds to; empty = loopback when the store is on"
                     + " loopback, else the interface that routes to the store (MASTER_ADDR)");
