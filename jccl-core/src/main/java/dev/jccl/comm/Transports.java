@@ -1,6 +1,7 @@
 package dev.jccl.comm;
 
 import dev.jccl.config.Config;
+import dev.jccl.config.Knobs;
 import dev.jccl.trace.Log;
 import dev.jccl.trace.Subsys;
 import dev.jccl.verbs.Access;
@@ -39,6 +40,7 @@ final class Transports implements AutoCloseable {
     private final Config config;
     private final int rank;
     private final List<Hello> hellos;
+    private final boolean socketWait; // JCCL_TCP_SOCKET_WAIT
     private final Map<String, VerbsProvider> usable = new LinkedHashMap<>();
     private final Map<String, Endpoint> open = new LinkedHashMap<>();
     private final List<Endpoint> byIndex = new ArrayList<>();
@@ -55,6 +57,7 @@ final class Transports implements AutoCloseable {
         this.config = config;
         this.rank = rank;
         this.hellos = List.copyOf(hellos);
+        this.socketWait = config.get(Knobs.TCP_SOCKET_WAIT);
         for (VerbsProvider p : usableHere) usable.put(p.name(), p);
     }
 
@@ -122,6 +125,7 @@ final class Transports implements AutoCloseable {
      * when exactly one is open (tcp alone), else null (shm's progress is noticed only by polling).
      */
     synchronized ActivityWait activityWait() {
+        if (!socketWait) return null;
         return byIndex.size() == 1 ? byIndex.get(0).context().activityWait() : null;
     }
 
