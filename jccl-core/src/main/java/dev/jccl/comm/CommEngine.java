@@ -5,6 +5,8 @@ import dev.jccl.trace.Subsys;
 import dev.jccl.trace.Timeline;
 import dev.jccl.util.Agent;
 import dev.jccl.util.WaitPolicy;
+import dev.jccl.verbs.ActivityWait;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * The runtime of one communicator, as an {@link Agent}: one progress pass over its parts, and
@@ -63,6 +65,26 @@ final class CommEngine implements Agent, AutoCloseable {
     /** A caller starts ({@code +1}) or stops ({@code -1}) waiting; see {@link ProgressHandOff}. */
     void callerWaiting(int delta) {
         progress.callerWaiting(delta);
+    }
+
+    /**
+     * How a waiting caller sleeps once it has spun and yielded: on the sockets of a tcp-only
+     * communicator ({@link ActivityWait}), so a peer's frame or a pushed completion wakes it at once,
+     * else a timed park. Both bounded by {@code ns} (the socket wait rounds up to its 1 ms timer).
+     */
+    void callerSleep(long ns) {
+        ActivityWait w = res.transports().activityWait();
+        if (w != null) {
+            w.sleep(ns);
+        } else {
+            LockSupport.parkNanos(this, ns);
+        }
+    }
+
+    /** An operation finished: a caller asleep on the sockets for it must look now. */
+    void operationFinished() {
+        ActivityWait w = res.transports().activityWait();
+        if (w != null) w.wakeup();
     }
 
     /** Runs {@link #doWork()} if no other thread is; returns the work done. */

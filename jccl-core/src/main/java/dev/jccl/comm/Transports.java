@@ -1,9 +1,11 @@
 package dev.jccl.comm;
 
 import dev.jccl.config.Config;
+import dev.jccl.config.Knobs;
 import dev.jccl.trace.Log;
 import dev.jccl.trace.Subsys;
 import dev.jccl.verbs.Access;
+import dev.jccl.verbs.ActivityWait;
 import dev.jccl.verbs.DeviceContext;
 import dev.jccl.verbs.PathKind;
 import dev.jccl.verbs.ProtectionDomain;
@@ -38,6 +40,7 @@ final class Transports implements AutoCloseable {
     private final Config config;
     private final int rank;
     private final List<Hello> hellos;
+    private final boolean socketWait; // JCCL_TCP_SOCKET_WAIT
     private final Map<String, VerbsProvider> usable = new LinkedHashMap<>();
     private final Map<String, Endpoint> open = new LinkedHashMap<>();
     private final List<Endpoint> byIndex = new ArrayList<>();
@@ -54,6 +57,7 @@ final class Transports implements AutoCloseable {
         this.config = config;
         this.rank = rank;
         this.hellos = List.copyOf(hellos);
+        this.socketWait = config.get(Knobs.TCP_SOCKET_WAIT);
         for (VerbsProvider p : usableHere) usable.put(p.name(), p);
     }
 
@@ -114,6 +118,15 @@ final class Transports implements AutoCloseable {
             p.unavailabilityCause(config).ifPresent(c -> causes.add(p.name() + " is unavailable here: " + c));
         }
         return causes.isEmpty() ? "check JCCL_TRANSPORT on both" : String.join("; ", causes) + " (see ./jccl devinfo)";
+    }
+
+    /**
+     * Where a caller driving progress may sleep between polls: the opened context's {@link ActivityWait}
+     * when exactly one is open (tcp alone), else null (shm's progress is noticed only by polling).
+     */
+    synchronized ActivityWait activityWait() {
+        if (!socketWait) return null;
+        return byIndex.size() == 1 ? byIndex.get(0).context().activityWait() : null;
     }
 
     synchronized Endpoint endpointFor(int peer) {

@@ -38,11 +38,13 @@ final class WorkImpl implements Work {
 
     void complete() {
         done = true;
+        engine.operationFinished();
     }
 
     void fail(JcclException e) {
         failure = e;
         done = true;
+        engine.operationFinished();
     }
 
     @Override
@@ -61,7 +63,7 @@ final class WorkImpl implements Work {
     /** Waits until done (throwing its failure) or the deadline; null = the no-progress bound. */
     private boolean waitUntil(Deadline deadline) {
         if (!done) {
-            BackoffIdleStrategy idle = engine.waitPolicy().caller().strategy();
+            BackoffIdleStrategy idle = engine.waitPolicy().caller().strategy(engine::callerSleep);
             engine.callerWaiting(1);
             try {
                 while (!done) {

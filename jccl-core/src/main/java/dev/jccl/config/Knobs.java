@@ -30,12 +30,19 @@ public final class Knobs {
             Knobs::positiveDuration, "bound on every blocking wait (store, connect, completion)");
     public static final Knob<Integer> QPS_PER_CONNECTION = new Knob<>("JCCL_QPS_PER_CONNECTION", "1",
             s -> intIn(s, 1, 64), "sockets a tcp queue pair spreads its traffic over");
+    /** JCCL_TCP_INLINE=auto: only queue pairs created with {@code QpInitAttr.sendBufferCompletion} complete locally (up to 8K). */
+    public static final long TCP_INLINE_AUTO = -1;
     public static final Knob<Long> TCP_INLINE = new Knob<>("JCCL_TCP_INLINE", "0",
-            s -> bytesIn(s, 0, 8 * 1024), "tcp SEND/WRITE requests up to this many bytes (0 to 8K) complete as soon as their frame"
+            s -> isAuto(s) ? TCP_INLINE_AUTO : bytesIn(s, 0, 8 * 1024),
+            "tcp SEND/WRITE requests up to this many bytes (0 to 8K) complete as soon as their frame"
                     + " reached the socket during the post, without the peer's ACK: the completion then means the buffer is free"
                     + " (payloads up to 8K are always copied at post), not that the peer has the data, and a refusal surfaces on"
                     + " the oldest request still outstanding or as the queue pair's move to ERR; 0 = every request completes on its"
-                    + " ACK, as RC verbs");
+                    + " ACK, as RC verbs (the default); auto = 8K for the collectives' own queue pairs (they use a send completion only"
+                    + " to reuse the buffer), 0 for every other queue pair");
+    public static final Knob<Boolean> TCP_SOCKET_WAIT = new Knob<>("JCCL_TCP_SOCKET_WAIT", "0",
+            Knobs::bool, "1: a caller awaiting an operation of a tcp-only communicator sleeps on the context's sockets once it has"
+                    + " spun and yielded (a peer's frame or a pushed completion wakes it), instead of a timed park; 0 = timed park");
     public static final Knob<String> SOCKET_IFNAME = new Knob<>("JCCL_SOCKET_IFNAME", "",
             s -> s, "interface name (e.g. lo, eth0) or IP address the tcp provider binds to; empty = loopback when the store is on"
                     + " loopback, else the interface that routes to the store (MASTER_ADDR)");
@@ -95,7 +102,7 @@ public final class Knobs {
 
     /** All knobs, in the order devinfo -v prints them. */
     public static final List<Knob<?>> ALL = List.of(DEBUG, DEBUG_SUBSYS, DEBUG_FILE, LOG, TRANSPORT, TIMEOUT_NS,
-            QPS_PER_CONNECTION, TCP_INLINE, SOCKET_IFNAME, AUTH_TOKEN, SHM_DIR, HEARTBEAT_NS, RNR_TIMEOUT_NS, SPIN_NS, HOST_ID,
+            QPS_PER_CONNECTION, TCP_INLINE, TCP_SOCKET_WAIT, SOCKET_IFNAME, AUTH_TOKEN, SHM_DIR, HEARTBEAT_NS, RNR_TIMEOUT_NS, SPIN_NS, HOST_ID,
             STORE_HOSTED, ALGO, NCHANNELS, CHUNKSIZE, BUFFSIZE, REDUCE_KERNEL, CHECKSUM, TRACE, JAVA_OPTS, PROTO,
             DIRECT, TCP_ADVERTISE);
 

@@ -82,7 +82,7 @@ public final class Link implements AutoCloseable {
         int recvDepth = 2 * n;
         this.cq = pd.context().createCq(sendDepth + LlLane.SEND_SLACK + recvDepth);
         try { // the slack holds the low-latency lane's writes, which the window does not count
-            this.qp = pd.createQp(new QpInitAttr(cq, cq, sendDepth + LlLane.SEND_SLACK, recvDepth));
+            this.qp = pd.createQp(new QpInitAttr(cq, cq, sendDepth + LlLane.SEND_SLACK, recvDepth, true)); // credits say delivered
         } catch (RuntimeException e) {
             cq.close();
             throw e;

@@ -16,6 +16,14 @@ public interface DeviceContext extends AutoCloseable {
      */
     CompletionQueue createCq(int depth);
 
+    /**
+     * How a thread that polls this context's completion queues, and waits on nothing else, may sleep
+     * until they have something; null (the default) when only polling notices progress.
+     */
+    default ActivityWait activityWait() {
+        return null;
+    }
+
     @Override
     void close();
 }

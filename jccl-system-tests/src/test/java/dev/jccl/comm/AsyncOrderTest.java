@@ -13,6 +13,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -25,11 +26,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @Tag("multiprocess")
 class AsyncOrderTest {
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"shm", "tcp"})
+    @ValueSource(strings = {"shm", "tcp", "tcp-socket-wait"})
     @Timeout(60)
     void backToBackOperationsCompleteInOrder(String provider) throws Exception {
         int n = 4;
-        List<String> errors = CommRanks.run(n, CommRanks.knobs("JCCL_TRANSPORT", provider), comm -> {
+        // tcp-socket-wait: small chunks complete on post and the waiting caller sleeps on its sockets.
+        Map<String, String> knobs = provider.equals("tcp-socket-wait")
+                ? CommRanks.knobs("JCCL_TRANSPORT", "tcp", "JCCL_TCP_INLINE", "auto", "JCCL_TCP_SOCKET_WAIT", "1")
+                : CommRanks.knobs("JCCL_TRANSPORT", provider);
+        List<String> errors = CommRanks.run(n, knobs, comm -> {
             List<String> bad = new ArrayList<>();
             int rank = comm.rank();
             long count = 20_011;

@@ -14,6 +14,7 @@ import java.util.Arrays;
 final class ConsumerKeys {
     private final TcpCompletionQueue[] queues;
     private final SelectionKey[] keys;
+    private SelectionKey sleeperKey; // in the context's sleeper (ContextSleeper), armed as the others
 
     ConsumerKeys(TcpCompletionQueue... queues) {
         this.queues = Arrays.stream(queues).distinct().toArray(TcpCompletionQueue[]::new);
@@ -23,14 +24,24 @@ final class ConsumerKeys {
     /** Registers the (non-blocking) socket with every queue's selector. */
     void register(ReceiverAgent agent, SocketChannel channel) throws IOException {
         for (int i = 0; i < queues.length; i++) keys[i] = queues[i].attach(agent, channel);
+        if (queues.length > 0) sleeperKey = queues[0].sleeper().attach(channel);
     }
 
     void unregister(ReceiverAgent agent) {
         for (TcpCompletionQueue cq : queues) cq.detach(agent);
+        if (sleeperKey != null) sleeperKey.cancel();
     }
 
     /** Arms or disarms every key; an armed key wakes a consumer asleep without it, so it selects it again. */
     void arm(boolean armed) {
+        if (sleeperKey != null) {
+            try {
+                sleeperKey.interestOps(armed ? SelectionKey.OP_READ : 0);
+                if (armed) queues[0].sleeper().wakeup();
+            } catch (CancelledKeyException e) {
+                // the context closed
+            }
+        }
         for (int i = 0; i < queues.length; i++) {
             try {
                 keys[i].interestOps(armed ? SelectionKey.OP_READ : 0);

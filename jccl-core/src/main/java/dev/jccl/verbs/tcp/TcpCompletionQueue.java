@@ -2,6 +2,8 @@ package dev.jccl.verbs.tcp;
 
 import dev.jccl.util.WaitPolicy;
 import dev.jccl.verbs.VerbsException;
+import dev.jccl.verbs.WcOpcode;
+import dev.jccl.verbs.WcStatus;
 import dev.jccl.verbs.WorkCompletion;
 import dev.jccl.verbs.base.BasicCompletionQueue;
 
@@ -35,6 +37,7 @@ import java.util.function.Consumer;
 final class TcpCompletionQueue extends BasicCompletionQueue {
     private static final long SILENCE_CHECK_NS = 10_000_000;
     private final Selector selector;
+    private final ContextSleeper sleeper; // the context's: a caller polling every queue sleeps there
     private final Consumer<SelectionKey> pumpReady = this::pumpReady;
     private volatile ReceiverAgent[] attached = new ReceiverAgent[0];
     private volatile boolean blocking;
@@ -45,14 +48,25 @@ final class TcpCompletionQueue extends BasicCompletionQueue {
     private boolean deferSelect; // consumer thread only: the next poll leaves the sockets to a wait's select
     private long silenceCheckedNs; // consumer thread only
 
-    TcpCompletionQueue(int depth, WaitPolicy wait) {
+    TcpCompletionQueue(int depth, WaitPolicy wait, ContextSleeper sleeper) {
         super(depth, wait, WaitPolicy.CqKind.SOCKETS);
+        this.sleeper = sleeper;
         try {
             this.selector = Selector.open();
         } catch (IOException e) {
             throw new VerbsException("cannot open a selector for a tcp completion queue: " + e, e);
         }
         this.lastPollNs = System.nanoTime() - 2 * ReceiverAgent.CONSUMER_GRACE_NS;
+    }
+
+    ContextSleeper sleeper() {
+        return sleeper;
+    }
+
+    @Override
+    public void push(long wrId, WcStatus status, WcOpcode opcode, long byteLen, int imm, boolean hasImm, int qpn, String detail) {
+        super.push(wrId, status, opcode, byteLen, imm, hasImm, qpn, detail);
+        sleeper.pushed();
     }
 
     /** Lets this queue's consumer read {@code channel} (non-blocking) for {@code agent}. */

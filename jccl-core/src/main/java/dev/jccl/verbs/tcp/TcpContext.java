@@ -5,6 +5,7 @@ import dev.jccl.config.Knobs;
 import dev.jccl.util.WaitPolicy;
 import dev.jccl.verbs.CompletionQueue;
 import dev.jccl.verbs.Device;
+import dev.jccl.verbs.ActivityWait;
 import dev.jccl.verbs.DeviceContext;
 import dev.jccl.verbs.ProtectionDomain;
 import dev.jccl.verbs.VerbsException;
@@ -38,6 +39,7 @@ final class TcpContext implements DeviceContext {
     private final Map<Integer, TcpQueuePair> qps = new ConcurrentHashMap<>();
     private final Set<TcpProtectionDomain> pds = ConcurrentHashMap.newKeySet();
     private final Set<TcpCompletionQueue> cqs = ConcurrentHashMap.newKeySet();
+    private final ContextSleeper sleeper = new ContextSleeper();
     private volatile boolean closed;
 
     TcpContext(Device device, Inet4Address address, Config config) {
@@ -66,8 +68,16 @@ final class TcpContext implements DeviceContext {
 
     long silenceNs() { return heartbeatNs * SILENT_HEARTBEATS; }
     int lanesPerConnection() { return lanesPerConnection; }
-    /** JCCL_TCP_INLINE: see {@link Requester} on inline requests. */
-    long inlineMaxBytes() { return inlineMaxBytes; }
+    /**
+     * JCCL_TCP_INLINE for a queue pair (see {@link Requester} on inline requests): a number applies to
+     * every one; {@code auto} lets only a queue pair whose consumer reads a send completion as "buffer
+     * free" ({@code sendBufferCompletion}) complete what it copied at the post, so the RC meaning holds
+     * for every other one (the conformance suite checks it).
+     */
+    long inlineMaxBytes(boolean sendBufferCompletion) {
+        if (inlineMaxBytes != Knobs.TCP_INLINE_AUTO) return inlineMaxBytes;
+        return sendBufferCompletion ? OutFrame.COPY_MAX_BYTES : 0;
+    }
 
     /** "lo 127.0.0.1": the interface and address connections really use. */
     String deviceLabel() {
@@ -95,9 +105,14 @@ final class TcpContext implements DeviceContext {
     @Override
     public CompletionQueue createCq(int depth) {
         checkOpen();
-        TcpCompletionQueue cq = new TcpCompletionQueue(depth, waitPolicy);
+        TcpCompletionQueue cq = new TcpCompletionQueue(depth, waitPolicy, sleeper);
         cqs.add(cq);
         return cq;
+    }
+
+    @Override
+    public ActivityWait activityWait() {
+        return sleeper;
     }
 
     TcpCompletionQueue ownCq(CompletionQueue cq) {
@@ -108,10 +123,10 @@ final class TcpContext implements DeviceContext {
     }
 
     TcpQueuePair newQp(TcpProtectionDomain pd, TcpCompletionQueue sendCq, TcpCompletionQueue recvCq, int sendDepth,
-                       int recvDepth) {
+                       int recvDepth, long inlineMaxBytes) {
         checkOpen();
         int qpn = nextQpn.getAndIncrement();
-        TcpQueuePair qp = new TcpQueuePair(this, pd, qpn, sendCq, recvCq, sendDepth, recvDepth);
+        TcpQueuePair qp = new TcpQueuePair(this, pd, qpn, sendCq, recvCq, sendDepth, recvDepth, inlineMaxBytes);
         qps.put(qpn, qp);
         return qp;
     }
@@ -145,6 +160,7 @@ final class TcpContext implements DeviceContext {
         listener.close();
         for (TcpProtectionDomain pd : new ArrayList<>(pds)) pd.close();
         for (TcpCompletionQueue cq : cqs) cq.close();
+        sleeper.close();
     }
 
     private void checkOpen() {

@@ -83,7 +83,8 @@ final class TcpProtectionDomain implements ProtectionDomain {
             throw new VerbsException("tcp queue pairs take at most " + FrameDescriptor.MAX_WINDOW + " send work requests, asked for "
                     + attr.maxSendWr());
         }
-        TcpQueuePair qp = context.newQp(this, sendCq, recvCq, attr.maxSendWr(), attr.maxRecvWr());
+        TcpQueuePair qp = context.newQp(this, sendCq, recvCq, attr.maxSendWr(), attr.maxRecvWr(),
+                context.inlineMaxBytes(attr.sendBufferCompletion()));
         qps.add(qp);
         return qp;
     }

@@ -52,14 +52,14 @@ final class TcpQueuePair implements QueuePair, InboundSink, OutboundLane.Failure
     private volatile boolean receiverThreadsHeld;
 
     TcpQueuePair(TcpContext context, TcpProtectionDomain pd, int qpn, TcpCompletionQueue sendCq,
-                 TcpCompletionQueue recvCq, int sendDepth, int recvDepth) {
+                 TcpCompletionQueue recvCq, int sendDepth, int recvDepth, long inlineMaxBytes) {
         this.context = context;
         this.pd = pd;
         this.qpn = qpn;
         this.state = new QpStateMachine(qpn);
         this.sendCq = sendCq;
         this.recvCq = recvCq;
-        this.requester = new Requester(sendDepth, sendCq, qpn, psn, context.inlineMaxBytes());
+        this.requester = new Requester(sendDepth, sendCq, qpn, psn, inlineMaxBytes);
         this.receives = new ClaimedReceives(recvDepth, recvCq, qpn);
         this.responder = new Responder(pd.regions(), receives, context.rnrTimeoutNs(), this);
         this.connection = new TcpConnection(this, context);

@@ -1,0 +1,61 @@
+package dev.jccl.verbs.tcp;
+
+import dev.jccl.verbs.MemoryRegion;
+import dev.jccl.verbs.QpInitAttr;
+import dev.jccl.verbs.QueuePair;
+import dev.jccl.verbs.SendWr;
+import dev.jccl.verbs.WcOpcode;
+import dev.jccl.verbs.WcStatus;
+import dev.jccl.verbs.WorkCompletion;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * JCCL_TCP_INLINE=auto: only a queue pair created with
+ * {@code QpInitAttr.sendBufferCompletion} (the collectives' links) completes a small request it
+ * copied at the post without the peer's ACK; every other queue pair keeps RC's meaning, as the
+ * conformance suite requires.
+ */
+@Timeout(60)
+@Tag("unit")
+class TcpBufferCompletionTest {
+    /** B's receiver threads are held and B never polls, so no ACK comes: only the opted-in queue pair completes. */
+    @Test
+    void onlyAQueuePairThatAskedCompletesWithoutThePeersAck() {
+        try (TcpPeer a = new TcpPeer(TcpPeer.config(1, "JCCL_TCP_INLINE", "auto"), 16);
+             TcpPeer b = new TcpPeer(TcpPeer.config(1, "JCCL_TCP_INLINE", "auto"), 16)) {
+            QueuePair fast = a.pd.createQp(new QpInitAttr(a.cq, a.cq, 16, 16, true));
+            QueuePair peer = b.pd.createQp(new QpInitAttr(b.cq, b.cq, 16, 16, true));
+            fast.modifyToInit();
+            peer.modifyToInit();
+            fast.modifyToRtr(peer.localInfo());
+            peer.modifyToRtr(fast.localInfo());
+            fast.modifyToRts();
+            peer.modifyToRts();
+            TcpPeer.connect(a, b);
+            ((TcpQueuePair) peer).holdReceiverThreads(true);
+            ((TcpQueuePair) b.qp).holdReceiverThreads(true);
+            MemoryRegion src = a.region(64), dst = b.region(64 * 8);
+            for (int i = 0; i < 8; i++) {
+                SendWr wr = SendWr.write(i, src.sge(0, 64), dst.address() + 64L * i, dst.rkey());
+                assertTrue(fast.postSend(wr));
+                WorkCompletion done = a.awaitOne();
+                assertEquals(WcStatus.SUCCESS, done.status(), done.toString());
+                assertEquals(WcOpcode.RDMA_WRITE, done.opcode(), done.toString());
+                assertEquals(i, done.wrId());
+            }
+            // The same request on a queue pair that did not ask waits for the ACK, which B holds back.
+            assertTrue(a.qp.postSend(SendWr.write(100, src.sge(0, 64), dst.address(), dst.rkey())));
+            a.assertNoCompletion(300);
+            ((TcpQueuePair) b.qp).holdReceiverThreads(false);
+            ((TcpQueuePair) peer).holdReceiverThreads(false);
+            WorkCompletion acked = a.awaitOne();
+            assertEquals(100, acked.wrId(), acked.toString());
+            assertEquals(WcStatus.SUCCESS, acked.status(), acked.toString());
+        }
+    }
+}
