@@ -47,6 +47,15 @@ final class ProgressHandOff {
         }
     }
 
+    /** Takes the progress lock if no other thread holds it (a caller about to run its call inline); then {@link #exit()}. */
+    boolean tryEnter() {
+        return progressLock.tryLock();
+    }
+
+    void exit() {
+        progressLock.unlock();
+    }
+
     /** Runs {@code action} holding the progress lock (waits for a pass in progress to end). */
     void exclusively(Runnable action) {
         progressLock.lock();
