@@ -69,8 +69,10 @@ final class InlineCalls {
             o.inlineDone = false;
             o.inlineFailure = null;
             ranLast = true;
+            // Counted as a waiting caller, so the progress thread sleeps its long cede instead of waking every
+            // caller grace: with more ranks than cores each such wake-up takes a core from a rank.
+            progress.callerWaiting(1);
             long start = System.nanoTime();
-            progress.callerIssuing(start); // the progress thread stays off while this caller works
             o.entry = engine.recorder().addInline(o, start);
             engine.startInline(o, start);
             long spinUntil = start + spinNs;
@@ -103,6 +105,7 @@ final class InlineCalls {
             done.seq(seq);
             return done;
         } finally {
+            progress.callerLeftInline();
             progress.exit();
         }
     }

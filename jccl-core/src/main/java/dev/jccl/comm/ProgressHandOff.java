@@ -86,6 +86,16 @@ final class ProgressHandOff {
         if (now == 0 && t != null && ops.hasWork()) t.wake();
     }
 
+    /**
+     * A caller that ran its call inline ({@link InlineCalls}) stops counting as waiting: as
+     * {@code callerWaiting(-1)}, but the thread is not woken even if the call was handed on
+     * unfinished, since the caller awaits it next.
+     */
+    void callerLeftInline() {
+        waitingCallers.decrementAndGet();
+        callerSeenNs = System.nanoTime();
+    }
+
     /** A caller is issuing an operation; called before it is queued, so the thread sees the grace with it. */
     void callerIssuing(long nowNs) {
         callerSeenNs = nowNs;

@@ -34,7 +34,8 @@ import java.util.concurrent.locks.LockSupport;
  *       park, no wake-up and no handle. It must also outlast a peer's park (a 1 µs park sleeps
  *       40-100 µs here): with 20 µs, once one rank parked, the other arrived first at the next call,
  *       waited, parked in turn, and the two took turns parking on every other call (2 ranks, 8 B:
- *       exactly half the calls handed on, ~100 µs each). Oversubscribed, the peer needs this core,
+ *       exactly half the calls handed on). It counts as a waiting caller, so the progress thread
+ *       sleeps its cede meanwhile (next row). Oversubscribed, the peer needs this core,
  *       and a rank that yields gives it to one of the ranks it waits for. No HostLoad read: it
  *       would allocate.</td></tr>
  *   <tr><td>the progress thread, while a caller waits or within {@link #callerGraceNs()} (100 µs)
