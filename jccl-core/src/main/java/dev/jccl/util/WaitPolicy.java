@@ -31,10 +31,9 @@ import java.util.concurrent.locks.LockSupport;
  *       <td>JCCL_SPIN, {@code auto}: 100 µs; with more ranks on the host than cores none (it polls between yields)</td>
  *       <td>oversubscribed: up to 200 yields; then it hands the call to {@code await()} (above)</td>
  *       <td>a peer's reply takes 1-2 µs when both ranks have a core, so a spin catches it with no
- *       park, no wake-up and no handle. It must also outlast a peer's park (a 1 µs park sleeps
- *       40-100 µs here): with 20 µs, once one rank parked, the other arrived first at the next call,
- *       waited, parked in turn, and the two took turns parking on every other call (2 ranks, 8 B:
- *       exactly half the calls handed on). It counts as a waiting caller, so the progress thread
+ *       park, no wake-up and no handle. 100 µs also outlasts a peer's park (a 1 µs park sleeps
+ *       40-100 µs here), so one rank that came late does not make the other late in turn at the next
+ *       call. It counts as a waiting caller, so the progress thread
  *       sleeps its cede meanwhile (next row). Oversubscribed, the peer needs this core,
  *       and a rank that yields gives it to one of the ranks it waits for. No HostLoad read: it
  *       would allocate.</td></tr>
