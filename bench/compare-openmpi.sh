@@ -12,18 +12,21 @@
 # some VMs); its column is the better of the two at each size. jccl also runs `jccl perf allreduce`
 # with no flags at all, printed beside the careful figure: what a user sees out of the box.
 #
-# Usage: bench/compare-openmpi.sh [--quick|--full] [ROUNDS]
+# Usage: bench/compare-openmpi.sh [--quick|--full|--small] [ROUNDS]
 #   --quick: 8 B, 1 KiB, 128 KiB, 16 MiB (about 3-5 min a round on 2 idle cores)
 #   --full:  8 B to 256 MiB doubling (default; about 10-15 min a round)
+#   --small: 8 B only (the latency rows; about 1 min a round), out of the box as `jccl perf allreduce -b 8 -e 8`
 #   ROUNDS:  interleaved rounds, figures are medians over them (default 1)
 # Open MPI: apt-get install openmpi-bin libopenmpi-dev. Without it the jccl columns still print.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 . "$here/scripts/find-jdk25.sh"
 mode=full
-if [[ "${1:-}" == --quick || "${1:-}" == --full ]]; then mode="${1#--}"; shift; fi
+if [[ "${1:-}" == --quick || "${1:-}" == --full || "${1:-}" == --small ]]; then mode="${1#--}"; shift; fi
 rounds="${1:-1}"
-if [[ "$mode" == quick ]]; then lo=8 hi=16777216 factor=128; else lo=8 hi=268435456 factor=2; fi
+if [[ "$mode" == quick ]]; then lo=8 hi=16777216 factor=128; elif [[ "$mode" == small ]]; then lo=8 hi=8 factor=2; else lo=8 hi=268435456 factor=2; fi
+ootb_flags=()
+if [[ "$mode" == small ]]; then ootb_flags=(-b 8 -e 8); fi
 # The careful settings, the same for both programs: 20 batches of ~10 ms, at least 20 timed calls.
 batches=20 batch_ms=10 min_iters=20
 started=$SECONDS
@@ -57,7 +60,7 @@ mpi_run() {  # $1 config, $2 ranks, $3 min, $4 max, $5 factor, then the command 
     | awk -v c="$c" '{print c, $1, $2, $3, $4, $5}' >> "$out" || echo "Open MPI $c failed" >&2
 }
 ootb_run() {  # `jccl perf allreduce` exactly as a user first types it
-  timeout 900 "$here/jccl" perf allreduce | awk '$1=="[0]" && $2 ~ /^[0-9]+$/ {print "ootb", $2, $7, "-", "-", "-"}' >> "$out" \
+  timeout 900 "$here/jccl" perf allreduce "${ootb_flags[@]}" | awk '$1=="[0]" && $2 ~ /^[0-9]+$/ {print "ootb", $2, $7, "-", "-", "-"}' >> "$out" \
     || echo "jccl perf allreduce (no flags) failed" >&2
 }
 

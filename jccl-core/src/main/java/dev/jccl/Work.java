@@ -9,7 +9,11 @@ import java.util.Optional;
  * Thread-safe.
  */
 public interface Work {
-    /** This operation's sequence number on this rank: 1 for the first operation, then 2, 3, ... */
+    /**
+     * This operation's sequence number on this rank: 1 for the first operation, then 2, 3, ... A
+     * small allreduce that its caller ran to the end before the call returned (JCCL_INLINE) returns
+     * a handle shared by every such call, already done; its number is the latest such call's.
+     */
     long seq();
 
     /** Whether the operation has finished, successfully or not. Never blocks. */

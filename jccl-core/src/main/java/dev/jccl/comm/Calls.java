@@ -29,19 +29,24 @@ final class Calls {
      * The first {@code bytes} of {@code seg}: the segment itself when that is all of it (the usual
      * case, a buffer sized for the call), so such a call makes no view object.
      */
-    private static MemorySegment view(MemorySegment seg, long bytes) {
+    static MemorySegment view(MemorySegment seg, long bytes) {
         return seg.byteSize() == bytes ? seg : seg.asSlice(0, bytes);
     }
 
     Operation allReduce(MemorySegment in, MemorySegment out, long count, DataType type, ReduceOp op) {
+        long bytes = checkAllReduce(in, out, count, type, op);
+        return Operation.bound(view(in, bytes), in, view(out, bytes), out, in.address() == out.address());
+    }
+
+    /** Checks an allReduce (in place when {@code in} and {@code out} start at the same address); returns its bytes. */
+    long checkAllReduce(MemorySegment in, MemorySegment out, long count, DataType type, ReduceOp op) {
         CallChecks c = new CallChecks("allReduce");
         long bytes = c.bytes(count, type);
         c.op(op);
         c.buffer(in, "input", bytes, false, progress);
         c.buffer(out, "output", bytes, true, progress);
-        boolean inPlace = in.address() == out.address();
-        if (!inPlace) c.disjoint(in, bytes, out, bytes);
-        return Operation.bound(view(in, bytes), in, view(out, bytes), out, inPlace);
+        if (in.address() != out.address()) c.disjoint(in, bytes, out, bytes);
+        return bytes;
     }
 
     Operation reduceScatter(MemorySegment in, MemorySegment out, long count, DataType type, ReduceOp op) {

@@ -99,6 +99,18 @@ final class CommEngine implements Agent, AutoCloseable {
         progress.issued();
     }
 
+    /**
+     * Starts {@code op} as the current operation on its caller's thread ({@link InlineCalls}); a
+     * failure to build its run fails the communicator as it would on the progress thread. Progress lock held.
+     */
+    void startInline(Operation op, long nowNs) {
+        try {
+            ops.startInline(op, nowNs);
+        } catch (Throwable t) {
+            onFailure(t);
+        }
+    }
+
     /** Whether nothing progressed for JCCL_TIMEOUT plus a grace period (the agent should have failed it by then). */
     boolean stalledBeyondTimeout() {
         return failures.stalledBeyondTimeout(ops.lastProgressNs());
@@ -164,7 +176,7 @@ final class CommEngine implements Agent, AutoCloseable {
         progress.exclusively(() -> {
             if (failure != null || closed) return;
             Failure f = failures.abortedHere();
-            Failures.record(failures.rank(), f, ops.current() == null ? null : ops.current().desc);
+            Failures.record(failures.rank(), f, ops.current() == null ? null : ops.current().desc());
             failAll(f);
         });
     }

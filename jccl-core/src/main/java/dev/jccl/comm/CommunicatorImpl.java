@@ -30,6 +30,7 @@ final class CommunicatorImpl implements Communicator {
     private final CommEngine engine;
     private final ProgressAgent agent;
     private final Calls calls;
+    private final InlineCalls inline;
     private final ArrayStaging arrays;
     private final Config config;
     private final Store rootStore;
@@ -43,7 +44,7 @@ final class CommunicatorImpl implements Communicator {
     private final long[] recvSeq;
     private long opSeq;
     private long collectiveSeq;
-    private OpDescriptor lastCollective; // guarded by issueLock: for the ranks still working when this one closes
+    private Operation lastCollective; // guarded by issueLock: for the ranks still working when this one closes
     private int splits;
     private WorkImpl lastIssued;
     private volatile boolean closed;
@@ -61,6 +62,7 @@ final class CommunicatorImpl implements Communicator {
         this.timeoutNs = timeoutNs;
         this.agent = new ProgressAgent(engine);
         this.calls = new Calls(who.rank(), who.size(), agent.thread(), scratch);
+        this.inline = new InlineCalls(engine, config.get(Knobs.INLINE));
         this.arrays = new ArrayStaging(this, scratch, who.size());
         this.sendSeq = new long[who.size()];
         this.recvSeq = new long[who.size()];
@@ -76,6 +78,13 @@ final class CommunicatorImpl implements Communicator {
 
     /** Where this communicator's runtime records (JCCL_TRACE), or {@link dev.jccl.trace.Timeline#DISABLED}. */
     dev.jccl.trace.Timeline timeline() { return engine.timeline(); }
+
+    /** {allreduces its callers finished inline, ones they handed on unfinished} (for tests; see {@link InlineCalls}). */
+    long[] inlineCounts() {
+        synchronized (issueLock) {
+            return inline.counts();
+        }
+    }
 
     /** This rank's flight recorder (for diagnostics and tests). */
     FlightRecorder recorder() { return engine.recorder(); }
@@ -94,6 +103,17 @@ final class CommunicatorImpl implements Communicator {
 
     @Override
     public Work allReduce(MemorySegment in, MemorySegment out, long count, DataType type, ReduceOp op) {
+        long bytes = calls.checkAllReduce(in, out, count, type, op);
+        boolean inPlace = in.address() == out.address();
+        synchronized (issueLock) {
+            checkUsable();
+            if (inline.enter(count, type, inPlace)) { // a repeated small call while idle: its caller runs it (InlineCalls)
+                long seq = ++opSeq;
+                Work w = inline.run(seq, collectiveSeq++, count, type, op, Calls.view(in, bytes), in, Calls.view(out, bytes), out, inPlace);
+                lastIssued = w instanceof WorkImpl handedOn ? handedOn : null; // nothing earlier is unfinished
+                return w;
+            }
+        }
         return issue(OpKind.ALL_REDUCE, count, type, op, 0, calls.allReduce(in, out, count, type, op), null);
     }
 
@@ -152,10 +172,13 @@ final class CommunicatorImpl implements Communicator {
                 case RECV -> recvSeq[rootOrPeer]++;
                 default -> collectiveSeq++;
             };
-            OpDescriptor d = new OpDescriptor(seq, kind, match, count, type, op, rootOrPeer);
-            if (!kind.pointToPoint()) lastCollective = d; // no text here: issuing allocates nothing of its own
+            o.numbered(seq, kind, match, count, type, op, rootOrPeer); // its descriptor is made only if asked for
+            if (!kind.pointToPoint()) {
+                lastCollective = o; // no text here: issuing allocates nothing of its own
+                inline.queuedCollective();
+            }
             WorkImpl work = new WorkImpl(engine, seq);
-            o.issued(d, engine.recorder().add(d), work);
+            o.issued(engine.recorder().add(o), work);
             if (staged != null) {
                 o.beforeStart = staged.beforeStart();
                 o.afterSuccess = staged.afterSuccess();
@@ -217,7 +240,7 @@ final class CommunicatorImpl implements Communicator {
             closed = true;
             last = lastIssued;
             collectives = collectiveSeq;
-            lastColl = lastCollective;
+            lastColl = inline.lastDesc() != null ? inline.lastDesc() : lastCollective == null ? null : lastCollective.desc();
         }
         if (engine.failure() == null && last != null) {
             try {

@@ -97,9 +97,9 @@ final class Failures {
 
     /** A collective numbered at or past a closed rank's count of collectives is one it will never join. */
     private void checkClosedPeers(Operation current) {
-        if (current == null || current.desc == null || current.desc.kind().pointToPoint()) return;
+        if (current == null || current.kind == null || current.kind.pointToPoint()) return;
         for (AbortBoard.Closed c : closedPeers) {
-            if (current.desc.matchSeq() >= c.collectives()) throw new PeerClosed(c);
+            if (current.matchSeq >= c.collectives()) throw new PeerClosed(c);
         }
     }
 
@@ -150,7 +150,7 @@ final class Failures {
     }
 
     Failure handle(Throwable t, Operation op) {
-        OpDescriptor mine = op == null ? null : op.desc;
+        OpDescriptor mine = op == null ? null : op.desc();
         Set<Integer> waitingOn = new TreeSet<>();
         String localState = op == null || op.run == null ? null : "waiting: " + op.run.describeWaiting(waitingOn);
         AbortRecord first;

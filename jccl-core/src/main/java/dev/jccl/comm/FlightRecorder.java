@@ -20,8 +20,14 @@ final class FlightRecorder {
     enum State { QUEUED, RUNNING, DONE, FAILED }
 
     static final class Entry {
-        final OpDescriptor op;
-        final long issuedNs = System.nanoTime();
+        /**
+         * What the operation is: the queued operation itself (never reused), or for a slot reused by
+         * inline calls a copy owned by the slot and rewritten with it; its descriptor is made on demand.
+         */
+        private final Operation source;
+        /** Whether this slot may be rewritten for a later inline call once it ended (nobody else holds it). */
+        private final boolean reusable;
+        volatile long issuedNs;
         volatile State state = State.QUEUED;
         volatile long startedNs;
         volatile long endedNs;
@@ -33,19 +39,46 @@ final class FlightRecorder {
         private CollectiveEvent event;
 
         Entry(OpDescriptor op, int rank, int ranks) {
-            this.op = op;
+            this(new Operation(), rank, ranks, false);
+            source.numbered(op.opSeq(), op.kind(), op.matchSeq(), op.count(), op.type(), op.op(), op.root());
+            this.issuedNs = System.nanoTime();
+        }
+
+        private Entry(Operation source, int rank, int ranks, boolean reusable) {
+            this.source = source;
             this.rank = rank;
             this.ranks = ranks;
+            this.reusable = reusable;
+        }
+
+        /** Rewrites this reusable slot for {@code o}, issued at {@code nowNs}; under the recorder's lock. */
+        private synchronized void reuse(Operation o, long nowNs) {
+            source.numbered(o.opSeq, o.kind, o.matchSeq, o.count, o.type, o.redop, o.root);
+            issuedNs = nowNs;
+            startedNs = 0;
+            endedNs = 0;
+            lowLatency = false;
+            state = State.QUEUED;
+        }
+
+        /** What the operation is. */
+        synchronized OpDescriptor op() {
+            return source.desc();
         }
 
         void started() {
-            startedNs = System.nanoTime();
+            started(System.nanoTime());
+        }
+
+        void started(long nowNs) {
+            startedNs = nowNs;
             state = State.RUNNING;
             if (CollectiveEvent.recording()) {
-                OpKind k = op.kind();
-                event = CollectiveEvent.begin(rank, ranks, op.opSeq(), k.apiName(), op.matchSeq(), op.count(),
-                        op.type() == null ? 0 : op.type().bytes(op.count()), op.type() == null ? "" : op.type().ncclName(),
-                        op.op() == null ? "" : op.op().ncclName(), k.rooted() || k.pointToPoint() ? op.root() : -1);
+                Operation o = source;
+                OpKind k = o.kind;
+                event = CollectiveEvent.begin(rank, ranks, o.opSeq, k.apiName(), o.matchSeq, o.count,
+                        o.type == null ? 0 : o.type.bytes(o.count), o.type == null ? "" : o.type.ncclName(),
+                        o.redop == null ? "" : o.redop.ncclName(), k.rooted() || k.pointToPoint() ? o.root : -1);
             }
         }
 
@@ -66,7 +99,7 @@ final class FlightRecorder {
 
         String line() {
             long t = state == State.QUEUED ? 0 : (endedNs != 0 ? endedNs : System.nanoTime()) - startedNs;
-            return String.format(Locale.ROOT, "seq %d %s%s %s%s", op.opSeq(), op.describe(), lowLatency ? " LL" : "", state,
+            return String.format(Locale.ROOT, "seq %d %s%s %s%s", op().opSeq(), op().describe(), lowLatency ? " LL" : "", state,
                     state == State.QUEUED ? "" : String.format(Locale.ROOT, " %.3f ms", t / 1e6));
         }
     }
@@ -83,8 +116,35 @@ final class FlightRecorder {
     }
 
     synchronized Entry add(OpDescriptor op) {
-        Entry e = new Entry(op, rank, ranks);
+        return put(new Entry(op, rank, ranks));
+    }
+
+    /** Records a queued operation (its descriptor is made only if a report asks for it). */
+    synchronized Entry add(Operation o) {
+        Entry e = new Entry(o, rank, ranks, false);
+        e.issuedNs = System.nanoTime();
+        return put(e);
+    }
+
+    private Entry put(Entry e) {
         ring[(int) (added++ % ring.length)] = e;
+        return e;
+    }
+
+    /**
+     * Records an operation its caller runs inline ({@link InlineCalls}), issued at {@code nowNs}: the
+     * slot's entry is rewritten in place when it is such an entry and has ended, so that once the
+     * ring is full of them recording allocates nothing. An entry handed to a queued operation is
+     * never rewritten (that operation still updates it); its slot gets a fresh entry.
+     */
+    synchronized Entry addInline(Operation o, long nowNs) {
+        int slot = (int) (added++ % ring.length);
+        Entry e = ring[slot];
+        if (e == null || !e.reusable || e.state == State.QUEUED || e.state == State.RUNNING) {
+            e = new Entry(new Operation(), rank, ranks, true);
+            ring[slot] = e;
+        }
+        e.reuse(o, nowNs);
         return e;
     }
 
@@ -107,7 +167,7 @@ final class FlightRecorder {
     /** The store form: one "STATE descriptor" line per entry (see {@link OpDescriptor#encode()}). */
     String encode() {
         StringBuilder b = new StringBuilder();
-        for (Entry e : entries()) b.append(e.state).append(' ').append(e.op.encode()).append('\n');
+        for (Entry e : entries()) b.append(e.state).append(' ').append(e.op().encode()).append('\n');
         return b.toString();
     }
 

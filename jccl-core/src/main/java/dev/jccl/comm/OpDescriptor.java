@@ -17,6 +17,11 @@ import java.util.Locale;
 record OpDescriptor(long opSeq, OpKind kind, long matchSeq, long count, DataType type, ReduceOp op, int root) {
 
     int fingerprint() {
+        return fingerprint(kind, matchSeq, count, type, op, root);
+    }
+
+    /** {@link #fingerprint()} of the descriptor these fields would make, without making it. */
+    static int fingerprint(OpKind kind, long matchSeq, long count, DataType type, ReduceOp op, int root) {
         long h = 0x9E3779B97F4A7C15L;
         h = mix(h, kind.pointToPoint() ? 0x50325000L : kind.ordinal());
         h = mix(h, matchSeq);

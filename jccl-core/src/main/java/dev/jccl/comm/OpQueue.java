@@ -60,12 +60,28 @@ final class OpQueue {
         return work;
     }
 
+    /**
+     * Makes {@code op} the current operation without queuing it: its caller runs it inline
+     * ({@link InlineCalls}). Caller holds the progress lock and saw {@link #hasWork()} false.
+     */
+    void startInline(Operation op, long nowNs) {
+        current = op;
+        op.entry.started(nowNs);
+        lastProgressNs = nowNs;
+        op.run = runs.build(op, abortCheck);
+    }
+
+    /** Whether the next call of this shape would run on LL with its last run as it is (see {@link RunBuilder#repeatsLl}). */
+    boolean repeatsLl(OpKind kind, long count, dev.jccl.DataType type, int root, boolean inPlace) {
+        return runs.repeatsLl(kind, count, type, root, inPlace);
+    }
+
     private int startNext() {
         Operation op = queue.poll();
         if (op == null) return 0;
         current = op;
-        op.entry.started();
         lastProgressNs = System.nanoTime();
+        op.entry.started(lastProgressNs);
         if (op.beforeStart != null) op.beforeStart.run();
         op.run = runs.build(op, abortCheck);
         lastProgressNs = System.nanoTime();
@@ -77,7 +93,7 @@ final class OpQueue {
         current = null;
         op.entry.ended(true);
         if (op.afterEnd != null) op.afterEnd.run();
-        op.work.complete();
+        op.complete();
     }
 
     /** The communicator failed with {@code f}: the current operation gets the report, queued ones are told they never ran. */
@@ -87,7 +103,7 @@ final class OpQueue {
             current = null;
             op.entry.ended(false);
             if (op.afterEnd != null) op.afterEnd.run();
-            op.work.fail(f.exceptionFor(op.desc, true));
+            op.fail(f.exceptionFor(op.desc(), true));
         }
         failQueued(f);
     }
@@ -99,7 +115,7 @@ final class OpQueue {
         while ((op = queue.poll()) != null) {
             op.entry.ended(false);
             if (op.afterEnd != null) op.afterEnd.run();
-            op.work.fail(f.exceptionFor(op.desc, false));
+            op.fail(f.exceptionFor(op.desc(), false));
             n++;
         }
         return n;
@@ -107,6 +123,6 @@ final class OpQueue {
 
     String describeCurrent() {
         Operation op = current;
-        return op == null ? "no operation is running" : "running " + op.desc.describe() + " (seq " + op.desc.opSeq() + ")";
+        return op == null ? "no operation is running" : "running " + op.desc().describe() + " (seq " + op.opSeq + ")";
     }
 }

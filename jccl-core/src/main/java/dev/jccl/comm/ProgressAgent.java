@@ -67,7 +67,9 @@ final class ProgressAgent implements Runnable {
             long graceNs = progress.callerGraceLeftNs();
             if (graceNs > 0) {
                 LockSupport.parkNanos(graceNs);
-                lastActiveNs = System.nanoTime();
+                // Callers that run their calls inline leave nothing queued: that is quiet here, and
+                // after deepAfterNs of it this thread sleeps deeply instead of waking every grace.
+                if (ops.hasWork()) lastActiveNs = System.nanoTime();
                 continue;
             }
             int work = progress.tryProgress();

@@ -47,6 +47,15 @@ final class ProgressHandOff {
         }
     }
 
+    /** Takes the progress lock if no other thread holds it (a caller about to run its call inline); then {@link #exit()}. */
+    boolean tryEnter() {
+        return progressLock.tryLock();
+    }
+
+    void exit() {
+        progressLock.unlock();
+    }
+
     /** Runs {@code action} holding the progress lock (waits for a pass in progress to end). */
     void exclusively(Runnable action) {
         progressLock.lock();
@@ -75,6 +84,16 @@ final class ProgressHandOff {
         // operations still in flight hands them back at once.
         ProgressAgent t = progressThread;
         if (now == 0 && t != null && ops.hasWork()) t.wake();
+    }
+
+    /**
+     * A caller that ran its call inline ({@link InlineCalls}) stops counting as waiting: as
+     * {@code callerWaiting(-1)}, but the thread is not woken even if the call was handed on
+     * unfinished, since the caller awaits it next.
+     */
+    void callerLeftInline() {
+        waitingCallers.decrementAndGet();
+        callerSeenNs = System.nanoTime();
     }
 
     /** A caller is issuing an operation; called before it is queued, so the thread sees the grace with it. */

@@ -64,12 +64,11 @@ final class RunBuilder {
     }
 
     OpRun build(Operation op, LinkTable.AbortCheck abort) {
-        OpDescriptor d = op.desc;
         // A barrier moves a one-byte token; its schedule counts elements of some type.
-        DataType type = d.kind() == OpKind.BARRIER ? DataType.UINT8 : d.type();
-        boolean repeated = lastRun != null && d.kind() == lastKind && d.count() == lastCount && type == lastType
-                && d.root() == lastRoot && op.inPlace == lastInPlace;
-        if (!repeated) remember(d, type, op.inPlace, abort);
+        DataType type = op.kind == OpKind.BARRIER ? DataType.UINT8 : op.type;
+        boolean repeated = lastRun != null && op.kind == lastKind && op.count == lastCount && type == lastType
+                && op.root == lastRoot && op.inPlace == lastInPlace;
+        if (!repeated) remember(op.kind, op.count, op.root, type, op.inPlace, abort);
         PlanCache.Compiled c = lastCompiled;
         OpRun run = lastRun;
         op.entry.planned(c.plan(), c.programs().length);
@@ -78,11 +77,20 @@ final class RunBuilder {
             bind(run, c, op, type);
         }
         // AVG sums like SUM; the division happens once, at the end, on this rank's result.
-        boolean avg = d.op() == ReduceOp.AVG;
-        ReduceOp with = d.op() == null || avg ? ReduceOp.SUM : d.op();
-        if (run.lowLatency()) run.startLl(with, d.fingerprint(), llCalls++, avg ? op.out : null, d.count(), size);
-        else run.start(with, d.fingerprint(), avg ? op.out : null, d.count(), size);
+        boolean avg = op.redop == ReduceOp.AVG;
+        ReduceOp with = op.redop == null || avg ? ReduceOp.SUM : op.redop;
+        if (run.lowLatency()) run.startLl(with, op.fingerprint(), llCalls++, avg ? op.out : null, op.count, size);
+        else run.start(with, op.fingerprint(), avg ? op.out : null, op.count, size);
         return run;
+    }
+
+    /**
+     * Whether a call of this shape repeats the last one and that one ran on LL: then building its
+     * run connects nothing and compiles nothing, so its caller may run it inline. Progress lock held.
+     */
+    boolean repeatsLl(OpKind kind, long count, DataType type, int root, boolean inPlace) {
+        return lastRun != null && lastRun.lowLatency() && kind == lastKind && count == lastCount && type == lastType
+                && root == lastRoot && inPlace == lastInPlace;
     }
 
     /** Whether two views are the same memory (a call on part of a buffer makes a new view object each time). */
@@ -90,8 +98,8 @@ final class RunBuilder {
         return a == b || a != null && b != null && a.address() == b.address() && a.byteSize() == b.byteSize();
     }
 
-    private void remember(OpDescriptor d, DataType type, boolean inPlace, LinkTable.AbortCheck abort) {
-        PlanCache.Compiled c = plans.get(d.kind(), d.count(), type, d.root(), inPlace);
+    private void remember(OpKind kind, long count, int root, DataType type, boolean inPlace, LinkTable.AbortCheck abort) {
+        PlanCache.Compiled c = plans.get(kind, count, type, root, inPlace);
         OpRun run = runs.get(c);
         if (run == null) {
             links.ensure(c.programs(), abort); // links are never dropped, so a plan's run keeps its links
@@ -100,10 +108,10 @@ final class RunBuilder {
                     : OpRun.prepare(c.programs(), links, b, type, kernels, timeline);
             runs.put(c, run);
         }
-        lastKind = d.kind();
-        lastCount = d.count();
+        lastKind = kind;
+        lastCount = count;
         lastType = type;
-        lastRoot = d.root();
+        lastRoot = root;
         lastInPlace = inPlace;
         lastCompiled = c;
         lastRun = run;

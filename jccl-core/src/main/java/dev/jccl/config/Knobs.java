@@ -84,6 +84,9 @@ public final class Knobs {
             Knobs::bool, "1 = where a send's buffer is from Communicator.allocate and the peer can map it (shm), the peer reads it"
                     + " in place instead of this rank copying it into the peer's FIFO, and a receive whose result goes on to"
                     + " the next peer stores it straight into that peer's slot; 0 = always copy (for comparison)");
+    public static final Knob<Boolean> INLINE = new Knob<>("JCCL_INLINE", "1",
+            Knobs::bool, "1 = a small allreduce on LL that repeats the last call's shape, issued while nothing else is queued, is run"
+                    + " by its calling thread before the call returns (no hand-off, nothing allocated); 0 = always queued (for comparison)");
     public static final Knob<String> TRACE = new Knob<>("JCCL_TRACE", "",
             String::trim, "record a timeline per rank (collective chunks) and write it in Chrome Trace Event format (Perfetto, "
                     + "chrome://tracing) when the communicator closes, one file per rank: %r replaced by the rank, else .rankN "
@@ -104,7 +107,8 @@ public final class Knobs {
     public static final List<Knob<?>> ALL = List.of(DEBUG, DEBUG_SUBSYS, DEBUG_FILE, LOG, TRANSPORT, TIMEOUT_NS,
             QPS_PER_CONNECTION, TCP_INLINE, TCP_SOCKET_WAIT, SOCKET_IFNAME, AUTH_TOKEN, SHM_DIR, HEARTBEAT_NS, RNR_TIMEOUT_NS, SPIN_NS, HOST_ID,
             STORE_HOSTED, ALGO, NCHANNELS, CHUNKSIZE, BUFFSIZE, REDUCE_KERNEL, CHECKSUM, TRACE, JAVA_OPTS, PROTO,
-            DIRECT, TCP_ADVERTISE);
+            DIRECT, TCP_ADVERTISE,
+            INLINE);
 
     private static String level(String s) {
         String v = s.trim().toUpperCase(Locale.ROOT);

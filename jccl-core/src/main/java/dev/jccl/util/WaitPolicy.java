@@ -26,6 +26,17 @@ import java.util.concurrent.locks.LockSupport;
  *       <td>a round polls every link (~0.5-1 µs): 4 ranks on 2 cores measured 85-100 µs per 8 B
  *       allreduce with 100 rounds, 19-21 µs yielding at once, 600 µs with 1,000. With the default
  *       50 µs slack a 1 µs park slept ~100 µs (106 µs median against 39 µs with 1 µs).</td></tr>
+ *   <tr><td>a caller running its small call inline ({@link #inline()}: an LL allreduce issued
+ *       while nothing else is queued; it holds the progress lock)</td>
+ *       <td>JCCL_SPIN, {@code auto}: 100 µs; with more ranks on the host than cores none (it polls between yields)</td>
+ *       <td>oversubscribed: up to 200 yields; then it hands the call to {@code await()} (above)</td>
+ *       <td>a peer's reply takes 1-2 µs when both ranks have a core, so a spin catches it with no
+ *       park, no wake-up and no handle. 100 µs also outlasts a peer's park (a 1 µs park sleeps
+ *       40-100 µs here), so one rank that came late does not make the other late in turn at the next
+ *       call. It counts as a waiting caller, so the progress thread
+ *       sleeps its cede meanwhile (next row). Oversubscribed, the peer needs this core,
+ *       and a rank that yields gives it to one of the ranks it waits for. No HostLoad read: it
+ *       would allocate.</td></tr>
  *   <tr><td>the progress thread, while a caller waits or within {@link #callerGraceNs()} (100 µs)
  *       after a caller issued or stopped waiting</td><td>never</td>
  *       <td>sleeps (up to {@link #cedeNs()}, 1 ms, while a caller waits; the last caller to leave
@@ -83,6 +94,9 @@ public final class WaitPolicy {
     /** What {@code auto} spins when a core is spare: about a peer's reply on idle cores. */
     static final long LONG_SPIN_NS = 50_000;
     private static final long SPINS = 200;
+    static final long INLINE_SPIN_NS = 100_000;
+    static final long INLINE_OVERSUBSCRIBED_SPIN_NS = 0;
+    static final long INLINE_YIELDS = 200;
     private static final long MIN_PARK_NS = 1_000;
     private static final long MAX_PARK_NS = 100_000;
     private static final BackoffIdleStrategy.Parker PARK = LockSupport::parkNanos;
@@ -154,6 +168,15 @@ public final class WaitPolicy {
         boolean over = oversubscribed();
         long spinNs = spinKnobNs != AUTO_SPIN ? spinKnobNs : over ? 0 : autoSpinNs();
         return new Backoff(over ? 0 : SPINS, spinNs, over ? 2_000 : 200, MIN_PARK_NS, MAX_PARK_NS, true);
+    }
+
+    /** How a caller running its call inline waits for its peers before it hands the call to {@code await()}. */
+    public record Inline(long spinNs, long yields) {}
+
+    /** See the class comment: spin while every rank has a core, else spin briefly and yield. */
+    public Inline inline() {
+        if (oversubscribed()) return new Inline(INLINE_OVERSUBSCRIBED_SPIN_NS, INLINE_YIELDS);
+        return new Inline(spinKnobNs != AUTO_SPIN ? spinKnobNs : INLINE_SPIN_NS, 0);
     }
 
     /** The progress thread while operations are in flight that nobody waits for. */

@@ -102,4 +102,17 @@ class WaitPolicyTest {
     private static List<Long> allowed(String budgets) {
         return Arrays.stream(budgets.trim().split("\\s+")).map(Long::valueOf).toList();
     }
+
+    @ParameterizedTest(name = "spin {0}, {1} ranks on {2} cores: inline spin {3} ns, {4} yields")
+    @CsvSource({
+            "-1,     2, 2, 100000,   0",  // every rank has a core: spin past a peer's park, never yield
+            "20000,  2, 2,  20000,   0",  // a budget given is honoured
+            "-1,     4, 2,      0, 200",  // oversubscribed: poll between yields, the peers need this core
+            "20000,  4, 2,      0, 200",
+    })
+    void aCallerRunningItsCallInlineSpinsWhileEveryRankHasACoreElseYields(long spin, int ranks, int cores, long spinNs, long yields) {
+        WaitPolicy.Inline w = WaitPolicy.of(spin, ranks, cores).inline();
+        assertEquals(spinNs, w.spinNs());
+        assertEquals(yields, w.yields());
+    }
 }

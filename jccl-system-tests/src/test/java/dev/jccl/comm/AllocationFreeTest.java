@@ -39,9 +39,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * provider, at 8 B and at 1 MiB alike. {@link #SLACK_BYTES} covers work that is not per call (a look
  * at the abort board every JCCL_TIMEOUT/20 while idle, reading the counters); it is fixed, so it
  * cannot hide a per-call cost over thousands of calls. The 8 B calls over shm run on the LL protocol, whose
- * progress side (packing, one unsignaled write, polling lines) must allocate nothing at all: measured
- * 0 B per call on the progress thread, and 256 B (the records above) on the calling thread. The tcp receiver threads are reported, not
- * asserted: a contended lock makes the JDK queue its waiter.
+ * progress side (packing, one unsignaled write, polling lines) must allocate nothing at all, and which
+ * the caller runs inline ({@code InlineCalls}: one reused operation, a flight-recorder slot rewritten in
+ * place, a shared completed handle), so a call that finished inline allocates nothing on the calling
+ * thread either; only a call handed on to {@code await()} (its peer later than the inline spin) may
+ * allocate the records above, and the bound counts those. Measured 0 B per call on both threads.
+ * The tcp receiver threads are reported, not asserted: a contended lock makes the JDK queue its waiter.
  */
 @Tag("multiprocess")
 class AllocationFreeTest {
@@ -61,12 +64,13 @@ class AllocationFreeTest {
             (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
 
     /** Bytes on each thread over the measured loop, and on the calling thread over as many 8 B calls. */
-    record Figures(int rank, long callerBytes, long progressBytes, long receiverBytes, long callerBytesAt8, int calls) {
+    record Figures(int rank, long callerBytes, long progressBytes, long receiverBytes, long callerBytesAt8, int calls,
+                   long inline, long handedOn) {
         String line(String provider, long bytes) {
             return String.format(Locale.ROOT, "allocation %s %d B x %d, rank %d: caller %.1f B/call (at 8 B %.1f),"
-                    + " progress %.1f B/call, tcp receivers %.1f B/call", provider, bytes, calls, rank,
+                    + " progress %.1f B/call, tcp receivers %.1f B/call; run inline %d, handed on %d", provider, bytes, calls, rank,
                     callerBytes / (double) calls, callerBytesAt8 / (double) calls, progressBytes / (double) calls,
-                    receiverBytes / (double) calls);
+                    receiverBytes / (double) calls, inline, handedOn);
         }
     }
 
@@ -84,8 +88,11 @@ class AllocationFreeTest {
         THREADS.setThreadAllocatedMemoryEnabled(true);
         long count = bytes / Float.BYTES;
         // A fixed spin budget: the automatic one re-reads /proc/loadavg every 50 ms, which costs bytes
-        // per unit of time, not per call, and would blur these figures (see SpinBudget).
-        List<Figures> figures = CommRanks.run(2, CommRanks.knobs("JCCL_TRANSPORT", provider, "JCCL_SPIN", "20us", "JCCL_CHUNKSIZE", chunk), comm -> {
+        // per unit of time, not per call, and would blur these figures; 100 us, the inline spin of auto (WaitPolicy#inline).
+        // The large rows compare with 8 B calls that carry the same records, so those are queued (JCCL_INLINE=0), not run inline.
+        String inline = bytes <= 8 ? "1" : "0";
+        List<Figures> figures = CommRanks.run(2, CommRanks.knobs("JCCL_TRANSPORT", provider, "JCCL_SPIN", "100us", "JCCL_CHUNKSIZE", chunk,
+                "JCCL_INLINE", inline), comm -> {
             Thread progress = ((CommunicatorImpl) comm).progressThread();
             try (Arena arena = Arena.ofShared()) {
                 MemorySegment in = arena.allocate(bytes, 64);
@@ -105,12 +112,15 @@ class AllocationFreeTest {
                 long receivers0 = receiverBytes(); // outside the caller's window: listing threads allocates
                 long caller0 = THREADS.getCurrentThreadAllocatedBytes();
                 long progress0 = THREADS.getThreadAllocatedBytes(progress.threadId());
+                long[] inline0 = ((CommunicatorImpl) comm).inlineCounts();
                 loop(comm, in, out, count, calls);
+                long[] inline1 = ((CommunicatorImpl) comm).inlineCounts();
                 long progress1 = THREADS.getThreadAllocatedBytes(progress.threadId());
                 long caller1 = THREADS.getCurrentThreadAllocatedBytes();
                 long receivers1 = receiverBytes();
                 assertEquals(3f, out.getAtIndex(ValueLayout.JAVA_FLOAT, count - 1), "the sum of ranks 1 and 2");
-                return new Figures(comm.rank(), caller1 - caller0, progress1 - progress0, receivers1 - receivers0, at8, calls);
+                return new Figures(comm.rank(), caller1 - caller0, progress1 - progress0, receivers1 - receivers0, at8, calls,
+                        inline1[0] - inline0[0], inline1[1] - inline0[1]);
             }
         });
         List<String> over = new ArrayList<>();
@@ -122,6 +132,16 @@ class AllocationFreeTest {
             // The small path (LL, no completion or credit): the progress side of a call allocates nothing at all.
             if (bytes <= 8 && provider.equals("shm") && f.progressBytes() > SLACK_BYTES) {
                 over.add("rank " + f.rank() + " progress thread allocated " + f.progressBytes() + " B on LL");
+            }
+            // The small path runs inline on the calling thread: a call that finished there allocated nothing at all; only
+            // calls handed on to await (a peer later than the inline spin) and calls that could not take the fast path may.
+            if (bytes <= 8 && provider.equals("shm")) {
+                if (f.inline() + f.handedOn() < calls / 2) over.add("rank " + f.rank() + " ran only " + f.inline() + " of " + calls + " calls inline");
+                long inlineBound = PER_CALL_BYTES * (calls - f.inline()) + SLACK_BYTES;
+                if (f.callerBytes() > inlineBound) {
+                    over.add("rank " + f.rank() + " calling thread allocated " + f.callerBytes() + " B although " + f.inline()
+                            + " calls ran inline (bound " + inlineBound + " B)");
+                }
             }
             if (f.callerBytes() - f.callerBytesAt8() > SIZE_SLACK_PER_CALL * calls + SLACK_BYTES) {
                 over.add("rank " + f.rank() + " calling thread allocated " + f.callerBytes() + " B, but " + f.callerBytesAt8()

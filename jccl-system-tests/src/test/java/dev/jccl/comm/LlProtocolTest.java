@@ -121,7 +121,7 @@ class LlProtocolTest {
     }
 
     static FlightRecorder.Entry entry(CommunicatorImpl comm, long seq) {
-        for (FlightRecorder.Entry e : comm.recorder().entries()) if (e.op.opSeq() == seq) return e;
+        for (FlightRecorder.Entry e : comm.recorder().entries()) if (e.op().opSeq() == seq) return e;
         throw new AssertionError("seq " + seq + " is not in the flight recorder");
     }
 }
