@@ -123,10 +123,14 @@ final class Transports implements AutoCloseable {
     /**
      * Where a caller driving progress may sleep between polls: the opened context's {@link ActivityWait}
      * when exactly one is open (tcp alone), else null (shm's progress is noticed only by polling).
+     * Every finished operation asks, so with JCCL_TCP_SOCKET_WAIT off (the default) it answers
+     * before taking the lock.
      */
-    synchronized ActivityWait activityWait() {
+    ActivityWait activityWait() {
         if (!socketWait) return null;
-        return byIndex.size() == 1 ? byIndex.get(0).context().activityWait() : null;
+        synchronized (this) {
+            return byIndex.size() == 1 ? byIndex.get(0).context().activityWait() : null;
+        }
     }
 
     synchronized Endpoint endpointFor(int peer) {
