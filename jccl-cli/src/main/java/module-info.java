@@ -4,6 +4,7 @@
  * reflection, hence the packages opened to it.
  */
 module dev.jccl.cli {
+    requires java.management;
     requires dev.jccl;
     requires info.picocli;
     requires HdrHistogram;

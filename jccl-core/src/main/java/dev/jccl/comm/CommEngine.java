@@ -136,14 +136,32 @@ final class CommEngine implements Agent, AutoCloseable {
     /** One progress pass; see the class comment. Caller holds the progress lock. */
     @Override
     public int doWork() {
+        return pass(true);
+    }
+
+    /**
+     * Pass {@code n} (counted across calls) of a caller running LL calls inline ({@link InlineCalls}): as {@link #doWork()},
+     * but the links' completion queues are polled and credits returned only every
+     * {@link #INLINE_LINK_POLL_EVERY}th pass. LL sends are unsignaled and its messages are polled in
+     * the inbox, so for an LL call those queues hold nothing it waits for: a peer's failure (an
+     * error completion) or a Simple chunk where LL was expected (a mismatch) is still seen, a few
+     * passes later. Polling every link's queue each pass was most of the spin's time (JFR).
+     */
+    int doWorkInline(long n) {
+        return pass(n % INLINE_LINK_POLL_EVERY == 0);
+    }
+
+    static final int INLINE_LINK_POLL_EVERY = 16;
+
+    private int pass(boolean pollLinks) {
         if (closed) return 0;
         Failure failed = failure;
         if (failed != null) return ops.failQueued(failed);
         int work = 0;
         try {
-            work += res.links().pollAll();
+            if (pollLinks) work += res.links().pollAll();
             work += ops.advance();
-            if (work == 0) work += res.links().flushCredits();
+            if (work == 0 && pollLinks) work += res.links().flushCredits();
             long now = System.nanoTime();
             if (work > 0) ops.progressed(now);
             else failures.watchIdle(now, ops.current(), ops.lastProgressNs());

@@ -32,6 +32,8 @@ final class InlineCalls {
     private final boolean enabled;
     /** Calls that finished here, and calls handed on to {@code await()} unfinished (for tests and diagnostics). */
     private long finishedHere;
+    /** Progress passes run here, counted across calls, so the links are polled every so many passes even when each call takes few. */
+    private long passes;
     private long handedOn;
     /** Whether the last collective issued ran here (so {@link #lastDesc()} describes it). */
     private boolean ranLast;
@@ -78,7 +80,7 @@ final class InlineCalls {
             long spinUntil = start + spinNs;
             long yielded = 0;
             while (!o.inlineDone) {
-                engine.doWork();
+                engine.doWorkInline(++passes);
                 if (o.inlineDone) break;
                 if (System.nanoTime() - spinUntil < 0) {
                     Thread.onSpinWait();

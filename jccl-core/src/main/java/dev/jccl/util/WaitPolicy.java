@@ -21,11 +21,15 @@ import java.util.concurrent.locks.LockSupport;
  *       <td>200 rounds, and at least JCCL_SPIN; {@code auto}: 50 µs while {@link HostLoad} sees a core
  *       per runnable thread. With more ranks on the host than cores: no rounds, and {@code auto}
  *       spins nothing</td>
- *       <td>200 yields (2,000 when oversubscribed), then parks of 1 µs doubling to 100 µs with the
- *       timer slack cut to 1 µs</td>
+ *       <td>2,000 yields, then parks of 1 µs doubling to 100 µs with the timer slack cut to 1 µs</td>
  *       <td>a round polls every link (~0.5-1 µs): 4 ranks on 2 cores measured 85-100 µs per 8 B
  *       allreduce with 100 rounds, 19-21 µs yielding at once, 600 µs with 1,000. With the default
- *       50 µs slack a 1 µs park slept ~100 µs (106 µs median against 39 µs with 1 µs).</td></tr>
+ *       50 µs slack a 1 µs park slept ~100 µs (106 µs median against 39 µs with 1 µs). The yields
+ *       (about 1 ms on an idle core) matter when every rank has a core too: with 200, two ranks fell
+ *       into taking turns, one parked while the other spun out its inline wait and parked in turn,
+ *       and whole runs sat at 150-200 µs per 8 B call (2 of 3 runs) instead of ~1 µs. A yield gives
+ *       the core to whoever needs it and returns at once when nobody does, so the rank that is
+ *       answered is awake.</td></tr>
  *   <tr><td>a caller running its small call inline ({@link #inline()}: an LL allreduce issued
  *       while nothing else is queued; it holds the progress lock)</td>
  *       <td>JCCL_SPIN, {@code auto}: 100 µs; with more ranks on the host than cores none (it polls between yields)</td>
@@ -97,6 +101,7 @@ public final class WaitPolicy {
     static final long INLINE_SPIN_NS = 100_000;
     static final long INLINE_OVERSUBSCRIBED_SPIN_NS = 0;
     static final long INLINE_YIELDS = 200;
+    static final long CALLER_YIELDS = 2_000;
     private static final long MIN_PARK_NS = 1_000;
     private static final long MAX_PARK_NS = 100_000;
     private static final BackoffIdleStrategy.Parker PARK = LockSupport::parkNanos;
@@ -167,7 +172,7 @@ public final class WaitPolicy {
     public Backoff caller() {
         boolean over = oversubscribed();
         long spinNs = spinKnobNs != AUTO_SPIN ? spinKnobNs : over ? 0 : autoSpinNs();
-        return new Backoff(over ? 0 : SPINS, spinNs, over ? 2_000 : 200, MIN_PARK_NS, MAX_PARK_NS, true);
+        return new Backoff(over ? 0 : SPINS, spinNs, CALLER_YIELDS, MIN_PARK_NS, MAX_PARK_NS, true);
     }
 
     /** How a caller running its call inline waits for its peers before it hands the call to {@code await()}. */

@@ -28,12 +28,13 @@ class WaitPolicyTest {
     @ParameterizedTest(name = "spin {0}, {1} ranks on {2} cores: spins {3}, yields {4}, spinNs in {5}")
     @CsvSource({
             // spin knob, ranks, cores, rounds, yields, allowed spin budgets
-            "-1,     2, 2,   200,  200, 0 50000",
-            "-1,     1, 8,   200,  200, 0 50000",
+            // a caller yields ~1 ms before it parks, with a core or not: see the table (taking turns at 200)
+            "-1,     2, 2,   200, 2000, 0 50000",
+            "-1,     1, 8,   200, 2000, 0 50000",
             "-1,     4, 2,     0, 2000, 0",       // oversubscribed: yield at once, auto spins nothing
             "20000,  4, 2,     0, 2000, 20000",   // a budget given is honoured even then
-            "20000,  2, 2,   200,  200, 20000",
-            "0,      2, 2,   200,  200, 0",
+            "20000,  2, 2,   200, 2000, 20000",
+            "0,      2, 2,   200, 2000, 0",
     })
     void aCallerSpinsOnlyWhileEveryRankHasACore(long spin, int ranks, int cores, long rounds, long yields, String budgets) {
         Backoff b = WaitPolicy.of(spin, ranks, cores).caller();

@@ -66,10 +66,12 @@ public final class CollRunner {
      * shapes of the data path: one chunk, and chunks pipelined through the slots), out of place and
      * in place. Running the very loop that is timed later matters: warming only the calls left the
      * first timed size 2-3x slower than the second. Rounds go on for {@code jitWarmupNs}, and then
-     * until a round is no longer 5% faster than the best before it (at most four times as long): on
-     * two cores busy with spinning ranks the JIT's compiler threads get little time, and it measured
-     * still compiling the hot path 4 s in. The ranks agree on both figures with one MAX allreduce,
-     * so they always issue the same calls.
+     * until a round is no longer 5% faster than the best before it and the JIT compiled for at most
+     * {@link JitActivity#QUIET_SHARE} of it on every rank (at most four times as long): on two cores
+     * busy with spinning ranks the compiler threads get little time. Measured there: 3 s of compiling
+     * in the first round, still 20-100 ms a round 5 s in, and the 8 B figure 100x its steady state
+     * while it lasted, with rounds that had stopped getting faster. The ranks agree on the figures
+     * with one MAX allreduce, so they always issue the same calls.
      */
     private static boolean jitWarmup(Communicator comm, CollOptions o, List<Long> sizes, MemorySegment in,
                                      MemorySegment out, MemorySegment scratch) {
@@ -83,20 +85,24 @@ public final class CollRunner {
         long bestRoundNs = Long.MAX_VALUE;
         while (true) {
             long roundStart = System.nanoTime();
+            long jitBefore = JitActivity.compileNs();
             for (long bytes : new long[] {small, mid}) {
                 long count = o.test().count(bytes, o.type().byteSize(), n);
                 measure(comm, warm, count, bytes, in, out, false, scratch);
                 measure(comm, warm, count, bytes, in, out, true, scratch);
             }
             long now = System.nanoTime();
+            long roundNs = now - roundStart;
             scratch.set(ValueLayout.JAVA_LONG, 0, now - t0);
-            scratch.set(ValueLayout.JAVA_LONG, 8, now - roundStart);
-            comm.allReduce(scratch, 2, DataType.INT64, ReduceOp.MAX).await();
+            scratch.set(ValueLayout.JAVA_LONG, 8, roundNs);
+            scratch.set(ValueLayout.JAVA_LONG, 16, JitActivity.quiet(JitActivity.compileNs() - jitBefore, roundNs) ? 0 : 1);
+            comm.allReduce(scratch, 3, DataType.INT64, ReduceOp.MAX).await();
             long elapsedNs = scratch.get(ValueLayout.JAVA_LONG, 0);
-            long roundNs = scratch.get(ValueLayout.JAVA_LONG, 8);
-            boolean improving = roundNs < bestRoundNs * 0.95;
-            bestRoundNs = Math.min(bestRoundNs, roundNs);
-            if (elapsedNs >= 4 * o.jitWarmupNs() || (elapsedNs >= o.jitWarmupNs() && !improving)) return true;
+            long slowestRoundNs = scratch.get(ValueLayout.JAVA_LONG, 8);
+            boolean compiling = scratch.get(ValueLayout.JAVA_LONG, 16) != 0;
+            boolean improving = slowestRoundNs < bestRoundNs * 0.95;
+            bestRoundNs = Math.min(bestRoundNs, slowestRoundNs);
+            if (elapsedNs >= 4 * o.jitWarmupNs() || (elapsedNs >= o.jitWarmupNs() && !improving && !compiling)) return true;
         }
     }
 
@@ -121,7 +127,7 @@ public final class CollRunner {
         int calls = perBatch * o.batches();
         long[] stamps = new long[calls + 1];
         Work[] issued = o.blocking() ? null : new Work[perBatch];
-        batch(comm, o, count, in, out, inPlace, issued, perBatch, stamps, 0); // untimed: the size's steady state
+        settle(comm, o, count, in, out, inPlace, issued, perBatch, stamps, time);
         comm.barrier().await();
         stamps[0] = System.nanoTime();
         for (int b = 0; b < o.batches(); b++) batch(comm, o, count, in, out, inPlace, issued, perBatch, stamps, b * perBatch + 1);
@@ -142,6 +148,27 @@ public final class CollRunner {
         }
         double algBw = slowestUs == 0 ? 0 : bytes / slowestUs / 1e3;
         return new CollResult.Figures(slowestUs, algBw, algBw * o.test().busBwFactor(n), wrong, meanUs, p50Us, p99Us);
+    }
+
+    /** Untimed batches after which a size is timed, at most this many. */
+    static final int MAX_SETTLE_BATCHES = 8;
+
+    /**
+     * Untimed batches until one passes with the JIT quiet on every rank ({@link JitActivity}), at
+     * most {@link #MAX_SETTLE_BATCHES}: the size's steady state. A new size can start compilations
+     * of its own (a branch or a protocol not taken before); measured, they cost 30-60 ms of
+     * compiling on the first sizes after the warm-up, and a batch timed meanwhile ran 10-100x slow.
+     */
+    private static void settle(Communicator comm, CollOptions o, long count, MemorySegment in, MemorySegment out, boolean inPlace,
+                               Work[] issued, int perBatch, long[] stamps, MemorySegment flag) {
+        for (int b = 0; b < MAX_SETTLE_BATCHES; b++) {
+            long jit = JitActivity.compileNs();
+            long t0 = System.nanoTime();
+            batch(comm, o, count, in, out, inPlace, issued, perBatch, stamps, 0);
+            flag.set(ValueLayout.JAVA_LONG, 0, JitActivity.quiet(JitActivity.compileNs() - jit, System.nanoTime() - t0) ? 0 : 1);
+            comm.allReduce(flag, 1, DataType.INT64, ReduceOp.MAX).await();
+            if (flag.get(ValueLayout.JAVA_LONG, 0) == 0) return;
+        }
     }
 
     /**
