@@ -126,8 +126,19 @@ public final class LlLane implements AutoCloseable {
         long lines = lines(bytes);
         long full = bytes / 4;
         long i = from;
+        // One acquiring load per pass, plain loads after it: each line's flag and data come in one 8-byte load, so a
+        // line is checked by itself and the order the lines land in does not matter; the acquire keeps this pass's loads
+        // from moving before it (a poll loop sees fresh memory each pass). An acquiring load per line cost 3-4 ns
+        // (4 KiB: 3.7 us against 0.7 us plain, one thread, in cache), most of an LL call of a few KiB.
+        if (i < lines) {
+            int first = (int) ((long) LINE.getAcquire(inbox, base + 8 * i) >>> 32);
+            if (first != flag) {
+                seenFlag = first;
+                return i;
+            }
+        }
         for (; i < lines; i++) {
-            long v = (long) LINE.getAcquire(inbox, base + 8 * i);
+            long v = inbox.get(ValueLayout.JAVA_LONG, base + 8 * i);
             int f = (int) (v >>> 32);
             if (f != flag) {
                 seenFlag = f;
