@@ -25,12 +25,14 @@ public enum Protocol {
     /**
      * Up to this many bytes LL is the default, as NCCL keeps LL to small messages: LL moves twice the
      * bytes and packs and unpacks each line, Simple pays a fixed cost per message (completions,
-     * credits). Measured with {@code SmallAllReduceBench} on a loaded 2-core host (indicative only):
-     * at 8 KiB LL's median was still at or below Simple's for 2 ranks (shm 22 against 27 us, tcp 66
-     * against 137 us), while 4 ranks on 2 cores favoured Simple (114 against 45 us). To be measured
-     * again on an idle host; {@code JCCL_PROTO} overrides it.
+     * credits). Measured with {@code jccl perf allreduce -N 2 -p shm} on an idle 2-core host, in two
+     * runs each of {@code JCCL_PROTO=LL} and {@code Simple}, the median per call at 1 / 2 / 4 / 8 KiB:
+     * LL 1.6 / 2.4-2.5 / 6.2-6.5 / 12-13 us, Simple 2.9 / 4.5 / 3.7-5.2 / 3.7-6.7 us. LL wins up to
+     * 2 KiB and Simple from 4 KiB (an earlier measurement on a loaded host had put the crossover
+     * above 8 KiB, before the inline caller path and plain line loads made both faster);
+     * 4 ranks on 2 cores favoured Simple at 8 KiB too. {@code JCCL_PROTO} overrides it.
      */
-    public static final long DEFAULT_LL_THRESHOLD_BYTES = 8L << 10;
+    public static final long DEFAULT_LL_THRESHOLD_BYTES = 2L << 10;
 
     /** The protocol chosen and why, for the plan's reason (JCCL_DEBUG=INFO). */
     public record Choice(Protocol protocol, String why) {}

@@ -76,7 +76,7 @@ public final class Knobs {
             "reduction kernels: vector (Vector API; scalar if jdk.incubator.vector is not loaded) or scalar (the reference)");
     public static final Knob<String> PROTO = new Knob<>("JCCL_PROTO", "auto",
             s -> oneOf(s, "auto", "ll", "simple"), "protocol of small allreduces: LL (data and flag in every 8-byte line, polled; no"
-                    + " completion or credit) or Simple (the chunk FIFO); auto = LL up to 8 KiB on shm and tcp (every rank must agree)");
+                    + " completion or credit) or Simple (the chunk FIFO); auto = LL up to 2 KiB over shm (every rank must agree)");
     public static final Knob<Boolean> CHECKSUM = new Knob<>("JCCL_CHECKSUM", "0",
             Knobs::bool, "1 = every chunk carries a CRC-32C of its payload, checked before it is applied: silent data corruption"
                     + " fails the collective on every rank, naming sender, channel and chunk (every rank must agree)");
