@@ -5,14 +5,14 @@
 # fault every rank had failed.
 #
 # Usage: bench/netns-cluster.sh          (needs root, ip, tc, nft; about 3-4 minutes on 2 cores)
-# Runs under flock /work/bench.lock when that file's folder exists, so timings do not overlap.
+# JCCL_BENCH_LOCK=FILE: runs under flock FILE, so benchmarks sharing a host do not overlap their timings.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$here"
 . scripts/find-jdk25.sh
 tests='NetnsClusterTest,CrossHostCorrectnessTest,LinkShapingTest,HostFaultTest'
 run=(./mvnw -q -o -pl jccl-system-tests -am test -Dtest="$tests" -Dsurefire.failIfNoSpecifiedTests=false)
-[ -d /work ] && run=(flock /work/bench.lock "${run[@]}")
+[ -n "${JCCL_BENCH_LOCK:-}" ] && run=(flock "$JCCL_BENCH_LOCK" "${run[@]}")
 trim() { sed 's/^ *//; s/ *$//'; }
 log="$(mktemp)"
 trap 'rm -f "$log"' EXIT

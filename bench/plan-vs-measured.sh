@@ -13,7 +13,7 @@
 #   PLAN_ALPHA (default 600us): the per-step latency the planner is given (see the table's header).
 #   PLAN_CC (default: the root namespace's): TCP congestion control in every namespace, e.g. cubic.
 #   Needs root, ip, tc, nft (skips with one line otherwise); about 1 minute per case on 2 cores.
-# Runs under flock /work/bench.lock when that file's folder exists, so timings do not overlap.
+# JCCL_BENCH_LOCK=FILE: runs under flock FILE, so benchmarks sharing a host do not overlap their timings.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$here"
@@ -29,5 +29,5 @@ cp="$here/jccl-system-tests/target/test-classes:$here/jccl-system-tests/target/c
 # The lock is taken first, so waiting for another benchmark does not eat into the backstop.
 run=(timeout --kill-after=30s $((300 * ${#cases[@]} + 60))s "$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED --add-modules jdk.incubator.vector -XX:+UseSerialGC
   -Djccl.plan.alpha="${PLAN_ALPHA:-600us}" -Djccl.plan.cc="${PLAN_CC:-}" -cp "$cp" dev.jccl.netns.PlanVsMeasured "${cases[@]}")
-[ -d /work ] && run=(flock /work/bench.lock "${run[@]}")
+[ -n "${JCCL_BENCH_LOCK:-}" ] && run=(flock "$JCCL_BENCH_LOCK" "${run[@]}")
 exec "${run[@]}"

@@ -5,7 +5,7 @@
 #     jccl over tcp as shipped, with JCCL_TCP_INLINE=auto JCCL_TCP_SOCKET_WAIT=1 (the links complete small chunks
 #     on post, the waiting caller sleeps on its sockets), with JCCL_QPS_PER_CONNECTION=2
 #     vs Open MPI with --mca btl tcp,self --mca btl_tcp_if_include lo (when mpirun is installed)
-# Usage: bench/tcp-small.sh [ROUNDS]   (default 3). Run it under flock /work/bench.lock on a shared host.
+# Usage: bench/tcp-small.sh [ROUNDS]   (default 3). On a shared host run it under flock, as JCCL_BENCH_LOCK does for the others.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 . "$here/scripts/find-jdk25.sh"

@@ -20,8 +20,8 @@ import java.util.Locale;
  * thread allocated per call, and the ratio queued / inline of the medians. Not a test: nothing is asserted.
  *
  * <pre>bench/run-main.sh dev.jccl.comm.SmallAllReduceBench [calls] [bytes]</pre>
- * JCCL_SPIN, JCCL_ALGO and JCCL_DEBUG are read as -D options (JAVA_OPTS=-DJCCL_SPIN=20us). Run it under
- * {@code flock /work/bench.lock} on a shared machine.
+ * JCCL_SPIN, JCCL_ALGO and JCCL_DEBUG are read as -D options (JAVA_OPTS=-DJCCL_SPIN=20us). On a
+ * shared machine run it alone (under {@code flock}), or the figures measure the neighbours.
  */
 public final class SmallAllReduceBench {
     private record Config(int ranks, String provider) {}
