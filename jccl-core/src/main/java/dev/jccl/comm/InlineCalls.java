@@ -32,9 +32,9 @@ final class InlineCalls {
     private final boolean enabled;
     /** Calls that finished here, and calls handed on to {@code await()} unfinished (for tests and diagnostics). */
     private long finishedHere;
+    private long handedOn;
     /** Progress passes run here, counted across calls, so the links are polled every so many passes even when each call takes few. */
     private long passes;
-    private long handedOn;
     /** Whether the last collective issued ran here (so {@link #lastDesc()} describes it). */
     private boolean ranLast;
 
