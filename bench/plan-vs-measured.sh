@@ -8,8 +8,8 @@
 # Usage: bench/plan-vs-measured.sh [HOSTS:RATE:ALGO:MAXSIZE[:DELAY] ...]
 #   default: 2 hosts at 1gbit and 200mbit, ring and hierarchical; 2 hosts at 1gbit with 1 ms and 5 ms
 #   added through a delay proxy in the router (every tcp data connection relayed, JCCL_TCP_ADVERTISE);
-#   then 4 hosts at 1gbit. Under each case's rows: tc counters of every link, TCP retransmits and
-#   timeouts per host, the proxy's byte count. 7 cases took 8 minutes on a loaded 2-core machine; the 9 default ones about 10.
+#   then 4 hosts at 1gbit and 200mbit. Under each case's rows: tc counters of every link, TCP retransmits and
+#   timeouts per host, the proxy's byte count. The 11 default cases take about 13 minutes on a 2-core machine.
 #   PLAN_ALPHA (default 600us): the per-step latency the planner is given (see the table's header).
 #   PLAN_CC (default: the root namespace's): TCP congestion control in every namespace, e.g. cubic.
 #   Needs root, ip, tc, nft (skips with one line otherwise); about 1 minute per case on 2 cores.
@@ -20,7 +20,8 @@ cd "$here"
 . scripts/find-jdk25.sh
 cases=("$@")
 [ ${#cases[@]} -gt 0 ] || cases=(2:1gbit:ring:64M 2:1gbit:hierarchical:64M 2:200mbit:ring:16M 2:200mbit:hierarchical:16M
-  2:1gbit:ring:4M:1ms 2:1gbit:ring:4M:5ms 2:1gbit:hierarchical:4M:5ms 4:1gbit:ring:16M 4:1gbit:hierarchical:16M)
+  2:1gbit:ring:4M:1ms 2:1gbit:ring:4M:5ms 2:1gbit:hierarchical:4M:5ms 4:1gbit:ring:16M 4:1gbit:hierarchical:16M
+  4:200mbit:ring:16M 4:200mbit:hierarchical:16M)
 cpfile=jccl-system-tests/target/plan-vs-measured.classpath
 ./mvnw -B -ntp -q -o -pl jccl-system-tests -am test-compile dependency:build-classpath -DskipTests \
   -Dmdep.includeScope=test -Dmdep.outputFile="$here/$cpfile" >/dev/null
