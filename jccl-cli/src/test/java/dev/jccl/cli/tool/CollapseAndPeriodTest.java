@@ -149,12 +149,44 @@ class CollapseAndPeriodTest {
         double[] s = new double[160];
         for (int i = 0; i < s.length; i++) s[i] = Math.min(5.9, 1.4 + i * 0.06) * (1 + 0.05 * r.nextGaussian());
         for (int t = 40; t <= 100; t += 30) s[t] = 0.3;
-        assertTrue(Periodicity.find(s, null, 0.05, 0.5, 2 * Soak.FINE_BINS, 3).periodic(), "three even dips read as a period at the bare minimum");
+        Periodicity bare = Periodicity.find(s, null, 0.05, 0.5, 2 * Soak.FINE_BINS, 3);
+        assertFalse(bare.periodic(), "three dips keep only 3 of the 5 beats of 1.5 s in 8 s: " + bare.reason());
         Periodicity strict = Periodicity.find(s, null, 0.05, 0.5, 2 * Soak.FINE_BINS, Soak.MIN_SLICE_COLLAPSES);
         assertFalse(strict.periodic(), strict.reason());
         for (int t = 10; t < s.length; t += 30) s[t] = 0.3;
         Periodicity recurring = Periodicity.find(s, null, 0.05, 0.5, 2 * Soak.FINE_BINS, Soak.MIN_SLICE_COLLAPSES);
         assertTrue(recurring.periodic(), recurring.reason());
         assertEquals(1.5, recurring.periodS(), 0.1, recurring.reason());
+    }
+
+    @Test
+    void dipsThatCorrelateByChanceInAShortRunAreNoPeriod() {
+        // As a failed 8 s stress run: 130 slices of a ramp, 11 slices collapsed at random; their autocorrelation
+        // can peak (0.58 at 1.2 s there), but most beats of such a period stay empty.
+        for (int seed = 0; seed < 200; seed++) {
+            Random r = new Random(seed);
+            double[] s = new double[130];
+            for (int i = 0; i < s.length; i++) s[i] = Math.min(5.4, 1.0 + i * 0.07) * (1 + 0.05 * r.nextGaussian());
+            for (int k = 0; k < 11; k++) s[r.nextInt(s.length)] = 0.3;
+            Periodicity p = Periodicity.find(s, null, 0.06, 0.5, 2 * Soak.FINE_BINS, Soak.MIN_SLICE_COLLAPSES);
+            assertFalse(p.periodic(), "seed " + seed + ": " + p.reason());
+        }
+    }
+
+    @Test
+    void aRhythmHitsMostOfItsBeatsAndChanceDoesNot() {
+        double[] rhythm = new double[130];
+        for (int t = 7; t < rhythm.length; t += 20) rhythm[t] = 0.9;
+        rhythm[57] = 0.9; // a stray dip between two beats
+        rhythm[27] = 0;
+        rhythm[28] = 0.9; // one beat a slice late
+        double[] kept = Periodicity.beats(rhythm, 20);
+        assertEquals(1.0, kept[0], 1e-9, "every beat is kept");
+        assertEquals(7.0 / 8, kept[1], 1e-9, "all collapses but the stray one are on a beat");
+        double[] chance = new double[130];
+        for (int t : new int[] {3, 5, 8, 11, 12, 14, 20, 22, 25, 30, 33}) chance[t] = 0.9; // a bad second, not a rhythm
+        double[] byChance = Periodicity.beats(chance, 20);
+        assertTrue(byChance[0] < Periodicity.MIN_BEATS || byChance[1] < Periodicity.MIN_ON_BEAT,
+                "beats " + byChance[0] + ", on a beat " + byChance[1]);
     }
 }
