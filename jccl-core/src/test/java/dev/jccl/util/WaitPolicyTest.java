@@ -108,8 +108,8 @@ class WaitPolicyTest {
     @CsvSource({
             "-1,     2, 2, 100000,   0",  // every rank has a core: spin past a peer's park, never yield
             "20000,  2, 2,  20000,   0",  // a budget given is honoured
-            "-1,     4, 2,      0, 200",  // oversubscribed: poll between yields, the peers need this core
-            "20000,  4, 2,      0, 200",
+            "-1,     4, 2,      0, 2000", // oversubscribed: poll between yields, the peers need this core
+            "20000,  4, 2,      0, 2000",
     })
     void aCallerRunningItsCallInlineSpinsWhileEveryRankHasACoreElseYields(long spin, int ranks, int cores, long spinNs, long yields) {
         WaitPolicy.Inline w = WaitPolicy.of(spin, ranks, cores).inline();
