@@ -1,5 +1,7 @@
 package dev.jccl.comm;
 
+import dev.jccl.DataType;
+
 import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
@@ -72,7 +74,7 @@ final class OpQueue {
     }
 
     /** Whether the next call of this shape would run on LL with its last run as it is (see {@link RunBuilder#repeatsLl}). */
-    boolean repeatsLl(OpKind kind, long count, dev.jccl.DataType type, int root, boolean inPlace) {
+    boolean repeatsLl(OpKind kind, long count, DataType type, int root, boolean inPlace) {
         return runs.repeatsLl(kind, count, type, root, inPlace);
     }
 
