@@ -135,11 +135,13 @@ public record Periodicity(boolean periodic, double periodS, double correlation, 
      * or fall between them.
      */
     public static double[] beats(double[] dip, double lag) {
+        int[] upTo = new int[dip.length + 1]; // upTo[i]: collapses before point i, so a window's count is one subtraction
+        for (int i = 0; i < dip.length; i++) upTo[i + 1] = upTo[i] + (dip[i] > 0 ? 1 : 0);
         double[] best = {0, 0, 0};
         // The lag from the autocorrelation is a centroid, a few percent off; over ten beats that drifts
         // by more than the tolerance, so nearby lags are tried too.
         for (int k = -10; k <= 10; k++) {
-            double[] b = beatsAt(dip, lag * (1 + 0.01 * k));
+            double[] b = beatsAt(upTo, lag * (1 + 0.01 * k));
             if (b[0] > best[0] || b[0] == best[0] && b[1] > best[1]) best = b;
         }
         return best;
@@ -173,32 +175,34 @@ public record Periodicity(boolean periodic, double periodS, double correlation, 
         return shares[(int) (CHANCE_QUANTILE * (CHANCE_TRIALS - 1))];
     }
 
-    /** {@link #beats} at exactly {@code lag}: {share of beats hit, share of collapses on a beat, beats hit}. */
-    private static double[] beatsAt(double[] dip, double lag) {
-        int n = dip.length;
-        int collapses = 0;
-        for (double d : dip) if (d > 0) collapses++;
+    /**
+     * {@link #beats} at exactly {@code lag}, over the collapse counts {@code upTo}: {share of beats hit,
+     * share of collapses on a beat, beats hit}. Windows are visited in ascending order, so the
+     * collapses on a beat are counted once each though neighbouring windows may overlap.
+     */
+    private static double[] beatsAt(int[] upTo, double lag) {
+        int n = upTo.length - 1;
+        int collapses = upTo[n];
         if (lag <= 0 || n == 0 || collapses == 0) return new double[] {0, 0, 0};
         int tol = Math.max(1, (int) Math.round(0.1 * lag));
         double[] best = {0, 0, 0};
         for (int phase = 0; phase < Math.max(1, (int) Math.ceil(lag)); phase++) {
             int beats = 0;
             int hit = 0;
-            boolean[] onBeat = new boolean[n];
+            int on = 0;
+            int countedTo = -1; // collapses up to this point are counted in on
             for (double t = phase; t < n; t += lag) {
                 beats++;
                 int c = (int) Math.round(t);
-                boolean any = false;
-                for (int i = Math.max(0, c - tol); i <= Math.min(n - 1, c + tol); i++) {
-                    if (dip[i] > 0) {
-                        any = true;
-                        onBeat[i] = true;
-                    }
+                int lo = Math.max(0, c - tol);
+                int hi = Math.min(n - 1, c + tol);
+                if (upTo[hi + 1] > upTo[lo]) hit++;
+                int from = Math.max(lo, countedTo + 1);
+                if (hi >= from) {
+                    on += upTo[hi + 1] - upTo[from];
+                    countedTo = hi;
                 }
-                if (any) hit++;
             }
-            int on = 0;
-            for (int i = 0; i < n; i++) if (onBeat[i]) on++;
             double share = beats == 0 ? 0 : (double) hit / beats;
             double covered = (double) on / collapses;
             if (share > best[0] || share == best[0] && covered > best[1]) best = new double[] {share, covered, hit};
