@@ -32,14 +32,14 @@ public final class Knobs {
             s -> intIn(s, 1, 64), "sockets a tcp queue pair spreads its traffic over");
     /** JCCL_TCP_INLINE=auto: only queue pairs created with {@code QpInitAttr.sendBufferCompletion} complete locally (up to 8K). */
     public static final long TCP_INLINE_AUTO = -1;
-    public static final Knob<Long> TCP_INLINE = new Knob<>("JCCL_TCP_INLINE", "0",
+    public static final Knob<Long> TCP_INLINE = new Knob<>("JCCL_TCP_INLINE", "auto",
             s -> isAuto(s) ? TCP_INLINE_AUTO : bytesIn(s, 0, 8 * 1024),
             "tcp SEND/WRITE requests up to this many bytes (0 to 8K) complete as soon as their frame"
                     + " reached the socket during the post, without the peer's ACK: the completion then means the buffer is free"
                     + " (payloads up to 8K are always copied at post), not that the peer has the data, and a refusal surfaces on"
                     + " the oldest request still outstanding or as the queue pair's move to ERR; 0 = every request completes on its"
-                    + " ACK, as RC verbs (the default); auto = 8K for the collectives' own queue pairs (they use a send completion only"
-                    + " to reuse the buffer), 0 for every other queue pair");
+                    + " ACK, as RC verbs; auto (the default) = 8K for the collectives' own queue pairs (they use a send completion only"
+                    + " to reuse the buffer, and their credits say what was delivered), 0 for every other queue pair");
     public static final Knob<Boolean> TCP_SOCKET_WAIT = new Knob<>("JCCL_TCP_SOCKET_WAIT", "0",
             Knobs::bool, "1: a caller awaiting an operation of a tcp-only communicator sleeps on the context's sockets once it has"
                     + " spun and yielded (a peer's frame or a pushed completion wakes it), instead of a timed park; 0 = timed park");

@@ -26,14 +26,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @Tag("multiprocess")
 class AsyncOrderTest {
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"shm", "tcp", "tcp-socket-wait"})
+    @ValueSource(strings = {"shm", "tcp", "tcp-socket-wait", "tcp-rc"})
     @Timeout(60)
     void backToBackOperationsCompleteInOrder(String provider) throws Exception {
         int n = 4;
-        // tcp-socket-wait: small chunks complete on post and the waiting caller sleeps on its sockets.
-        Map<String, String> knobs = provider.equals("tcp-socket-wait")
-                ? CommRanks.knobs("JCCL_TRANSPORT", "tcp", "JCCL_TCP_INLINE", "auto", "JCCL_TCP_SOCKET_WAIT", "1")
-                : CommRanks.knobs("JCCL_TRANSPORT", provider);
+        // tcp (JCCL_TCP_INLINE=auto by default): small chunks complete on post. tcp-socket-wait: the waiting caller
+        // also sleeps on its sockets. tcp-rc: every chunk waits for the peer's ACK, as RC verbs.
+        Map<String, String> knobs = switch (provider) {
+            case "tcp-socket-wait" -> CommRanks.knobs("JCCL_TRANSPORT", "tcp", "JCCL_TCP_SOCKET_WAIT", "1");
+            case "tcp-rc" -> CommRanks.knobs("JCCL_TRANSPORT", "tcp", "JCCL_TCP_INLINE", "0");
+            default -> CommRanks.knobs("JCCL_TRANSPORT", provider);
+        };
         List<String> errors = CommRanks.run(n, knobs, comm -> {
             List<String> bad = new ArrayList<>();
             int rank = comm.rank();

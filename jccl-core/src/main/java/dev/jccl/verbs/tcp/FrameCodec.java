@@ -91,8 +91,13 @@ final class FrameCodec {
         if (seq() < 0) fail("negative seq " + seq());
         if (ack() < NO_ACK) fail("ack " + ack() + " below " + NO_ACK);
         switch (type) {
-            case TYPE_SEND, TYPE_WRITE, TYPE_WRITE_IMM, TYPE_READ_RESPONSE -> checkChunkInMessage(chunk);
+            case TYPE_SEND, TYPE_WRITE, TYPE_WRITE_IMM -> {
+                checkChunkInMessage(chunk);
+                checkRequestStatus();
+            }
+            case TYPE_READ_RESPONSE -> checkChunkInMessage(chunk);
             case TYPE_READ_REQUEST -> {
+                checkRequestStatus();
                 if (chunk != 0) fail("READ_REQUEST carries " + chunk + " payload bytes");
                 if (msgLength() < 0) fail("negative READ length " + msgLength());
             }
@@ -106,6 +111,11 @@ final class FrameCodec {
             }
         }
         if ((type == TYPE_SEND || type == TYPE_WRITE_IMM) && recvIndex() < 0) fail("negative recvIndex " + recvIndex());
+    }
+
+    private void checkRequestStatus() throws MalformedFrameException {
+        byte s = status();
+        if (s != 0 && s != REQ_ACK_LAZY) fail("unknown request status " + s);
     }
 
     private void checkChunkInMessage(int chunk) throws MalformedFrameException {

@@ -8,7 +8,8 @@ import java.nio.ByteOrder;
  *
  * <pre>
  *   type          u8   what the frame is (the TYPE_* constants)
- *   status        u8   NAK only: why the responder refused (the NAK_* constants)
+ *   status        u8   NAK: why the responder refused (the NAK_* constants); ACK: ACK_HEARTBEAT or 0;
+ *                      a request: 0 or REQ_ACK_LAZY
  *   reserved      u16  must be 0
  *   chunkLength   i32  payload bytes that follow this header
  *   seq           i64  message sequence number; for ACK: every message up to it is delivered
@@ -66,6 +67,15 @@ final class FrameDescriptor {
      * for a heartbeat period, so the peer's receiver hears from a live peer at least that often.
      */
     static final byte ACK_HEARTBEAT = 1;
+
+    /**
+     * Status of a request whose requester does not wait for its ACK to complete it (an inline request,
+     * done when posted): the responder may hold the ACK back for a reply to carry, up to
+     * {@code OutboundLanes.LAZY_ACK_DELAY_NS} or a quarter of the window, instead of writing an ACK
+     * frame at once. A request without it is acknowledged as soon as the responder finds nothing more
+     * to read, since its requester's completion waits for that ACK.
+     */
+    static final byte REQ_ACK_LAZY = 1;
 
     /** The rkey, range or right did not fit a region of the responder. */
     static final byte NAK_REMOTE_ACCESS = 1;

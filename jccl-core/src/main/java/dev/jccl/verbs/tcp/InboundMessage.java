@@ -14,6 +14,8 @@ final class InboundMessage {
     int rkey;
     int imm;
     long recvIndex;
+    /** The requester completed it when posting ({@link FrameDescriptor#REQ_ACK_LAZY}): its ack may wait for a reply. */
+    boolean ackLazy;
     long landedBytes;
     int chunks;
     /** 0, or the NAK status the responder will answer with. */
@@ -30,6 +32,7 @@ final class InboundMessage {
             rkey = h.rkey();
             imm = h.imm();
             recvIndex = h.recvIndex();
+            ackLazy = h.status() == FrameDescriptor.REQ_ACK_LAZY;
             return;
         }
         if (seq != h.seq() || type != h.type() || msgLength != h.msgLength() || remoteAddress != h.remoteAddress()

@@ -15,6 +15,9 @@ interface InboundSink {
     /** Sends acknowledgements deferred by frames taken so far. */
     void flushAcks();
 
+    /** Sends them only if they cannot wait for a reply to carry them ({@code OutboundLanes.flushAckIfDue}). */
+    void flushAcksIfDue(long nowNs);
+
     /** Whether the queue pair's sender threads are busy writing bulk data. */
     boolean sending();
 

@@ -20,13 +20,33 @@ import static dev.jccl.verbs.tcp.FrameDescriptor.*;
  * on any lane, carries the highest deferred one in its header, and {@link #flushAck} sends what is
  * still owed as an ACK frame. Acks are cumulative, so one that overtakes another on a different lane
  * only makes the older one stale.
+ *
+ * <p>Lazy acks. When every request the ack covers was marked {@link FrameDescriptor#REQ_ACK_LAZY}
+ * (its requester completed it when posting), a consumer's {@link #flushAckIfDue} holds it back for
+ * a reply to carry, up to {@link #LAZY_ACK_DELAY_NS} or a quarter of the peer's window, whichever
+ * comes first. An 8 B allreduce over tcp otherwise wrote an ACK frame per call on each side, right
+ * before the next call's chunk would have carried it: one more write here and one more read at the
+ * peer, per call. The requester of a lazy request still needs its acks, to keep its window open and
+ * to complete a lazy frame that did not leave during its post; the window quarter and the delay
+ * bound what that waits.
  */
 final class OutboundLanes implements AutoCloseable {
     static final long STRIPE_MIN_BYTES = 256 * 1024;
     private static final long CHUNK_ALIGN_BYTES = 64 * 1024;
 
+    /** The longest a lazy ack waits for a reply to carry it (see the class comment). */
+    static final long LAZY_ACK_DELAY_NS = 500_000;
+
     private final OutboundLane[] lanes;
     private final AtomicLong deferredAck = new AtomicLong(NO_ACK);
+    /** A deferred ack covers a request whose requester waits for it: send it at the next chance. */
+    private volatile boolean ackUrgent;
+    /** When the oldest deferred ack not yet sent was deferred; meaningful while one is deferred. */
+    private volatile long ackDeferredSinceNs;
+    /** The highest ack taken for a frame so far. */
+    private volatile long ackSent = NO_ACK;
+    /** How many delivered requests a lazy ack may leave unacknowledged: a quarter of the peer's window. */
+    private volatile long lazyAckBatch = 1;
 
     OutboundLanes(List<OutboundLane> lanes) {
         this.lanes = lanes.toArray(OutboundLane[]::new);
@@ -50,6 +70,12 @@ final class OutboundLanes implements AutoCloseable {
      */
     boolean send(byte type, long seq, MemorySegment source, long sourceOffset, long msgLength, long remoteAddress, int rkey,
               int imm, long recvIndex) {
+        return send(type, (byte) 0, seq, source, sourceOffset, msgLength, remoteAddress, rkey, imm, recvIndex);
+    }
+
+    /** As above, with the request {@code status} (0 or {@link FrameDescriptor#REQ_ACK_LAZY}). */
+    boolean send(byte type, byte status, long seq, MemorySegment source, long sourceOffset, long msgLength, long remoteAddress,
+              int rkey, int imm, long recvIndex) {
         long chunk = chunkBytes(msgLength, lanes.length);
         int lane = (int) Long.remainderUnsigned(seq, lanes.length);
         long offset = 0;
@@ -58,7 +84,7 @@ final class OutboundLanes implements AutoCloseable {
             int length = (int) Math.min(chunk, msgLength - offset);
             OutboundLane l = lanes[lane];
             OutFrame f = l.obtain();
-            f.codec.encode(type, (byte) 0, length, seq, msgLength, offset, remoteAddress, rkey, imm, recvIndex);
+            f.codec.encode(type, status, length, seq, msgLength, offset, remoteAddress, rkey, imm, recvIndex);
             if (offset == 0) f.codec.ack(takeDeferredAck());
             if (length > 0) f.payload(source, sourceOffset + offset, length);
             left &= l.submit(f);
@@ -76,9 +102,18 @@ final class OutboundLanes implements AutoCloseable {
         l.submit(f);
     }
 
-    /** Every request of the peer up to {@code seq} is delivered; say so with the next frame that leaves. */
-    void deferAck(long seq) {
-        deferredAck.accumulateAndGet(seq, Math::max);
+    /** The peer may have {@code window} requests in flight; a lazy ack waits for at most a quarter of them. */
+    void peerWindow(int window) {
+        lazyAckBatch = Math.max(1, window / 4);
+    }
+
+    /**
+     * Every request of the peer up to {@code seq} is delivered; say so with the next frame that leaves.
+     * {@code urgent}: one of them was not lazy, so its requester waits for this ack.
+     */
+    void deferAck(long seq, boolean urgent) {
+        if (deferredAck.getAndAccumulate(seq, Math::max) == NO_ACK) ackDeferredSinceNs = System.nanoTime();
+        if (urgent) ackUrgent = true; // after the seq: a flush that clears the flag first sees the seq or leaves the flag
     }
 
     /** Sends the deferred acknowledgement, if any, as an ACK frame now. */
@@ -87,8 +122,22 @@ final class OutboundLanes implements AutoCloseable {
         if (seq != NO_ACK) lanes[0].ack(seq);
     }
 
+    /**
+     * Sends the deferred acknowledgement as an ACK frame if it cannot wait for a reply to carry it:
+     * it is urgent, covers a quarter of the peer's window, or has waited {@link #LAZY_ACK_DELAY_NS}.
+     */
+    void flushAckIfDue(long nowNs) {
+        long seq = deferredAck.get();
+        if (seq == NO_ACK) return;
+        if (ackUrgent || seq - ackSent >= lazyAckBatch || nowNs - ackDeferredSinceNs >= LAZY_ACK_DELAY_NS) flushAck();
+    }
+
     private long takeDeferredAck() {
-        return deferredAck.get() == NO_ACK ? NO_ACK : deferredAck.getAndSet(NO_ACK);
+        if (deferredAck.get() == NO_ACK) return NO_ACK;
+        ackUrgent = false;
+        long seq = deferredAck.getAndSet(NO_ACK);
+        if (seq != NO_ACK && seq > ackSent) ackSent = seq;
+        return seq;
     }
 
     void nak(long seq, byte status, String detail) {

@@ -204,6 +204,10 @@ final class ReceiverAgent implements InboundStream.Handler {
         sink.flushAcks();
     }
 
+    void flushAcksIfDue(long nowNs) {
+        sink.flushAcksIfDue(nowNs);
+    }
+
     /**
      * The silence check of the receiver thread, made by a consumer that polls and finds nothing, so a
      * peer gone silent is noticed as soon as without that thread being scheduled. Never blocks.

@@ -107,10 +107,12 @@ final class Requester {
             if (op == Opcode.RDMA_READ) reads.addLast(new PendingRead(n, local.asSlice(localOffset, length)));
         }
         long seq = psn + n;
+        // An inline request completes here once its frame leaves, so the peer may hold its ack for a reply to carry.
+        byte ack = length <= inlineMaxBytes ? REQ_ACK_LAZY : 0;
         boolean left = switch (op) {
-            case SEND -> lanes.send(TYPE_SEND, seq, local, localOffset, length, 0, 0, 0, nextRecvIndex++);
-            case RDMA_WRITE -> lanes.send(TYPE_WRITE, seq, local, localOffset, length, wr.remoteAddress(), wr.rkey(), 0, 0);
-            case RDMA_WRITE_WITH_IMM -> lanes.send(TYPE_WRITE_IMM, seq, local, localOffset, length, wr.remoteAddress(),
+            case SEND -> lanes.send(TYPE_SEND, ack, seq, local, localOffset, length, 0, 0, 0, nextRecvIndex++);
+            case RDMA_WRITE -> lanes.send(TYPE_WRITE, ack, seq, local, localOffset, length, wr.remoteAddress(), wr.rkey(), 0, 0);
+            case RDMA_WRITE_WITH_IMM -> lanes.send(TYPE_WRITE_IMM, ack, seq, local, localOffset, length, wr.remoteAddress(),
                     wr.rkey(), wr.imm(), nextRecvIndex++);
             case RDMA_READ -> {
                 lanes.sendReadRequest(seq, length, wr.remoteAddress(), wr.rkey());

@@ -61,6 +61,7 @@ final class Responder {
         window = peerWindow;
         slots = new InboundMessage[Integer.highestOneBit(peerWindow - 1 | 1) << 1];
         lanes = replyLanes;
+        lanes.peerWindow(peerWindow);
         peer = peerName;
     }
 
@@ -168,6 +169,7 @@ final class Responder {
     /** Caller holds the monitor. Delivers in order; returns a detail when the queue pair must break. */
     private String deliver() throws MalformedFrameException {
         boolean progressed = false;
+        boolean urgent = false; // a delivered request's requester waits for its ack
         String breakDetail = null;
         while (!stopped) {
             long next = deliveredThrough + 1;
@@ -195,11 +197,12 @@ final class Responder {
             } else if (m.type == TYPE_WRITE_IMM) {
                 receives.complete(m.recvIndex, WcStatus.SUCCESS, WcOpcode.RECV_RDMA_WITH_IMM, m.msgLength, m.imm, true, "");
             }
+            urgent |= !m.ackLazy;
             m.reset();
             deliveredThrough = next;
             progressed = true;
         }
-        if (progressed) lanes.deferAck(deliveredThrough);
+        if (progressed) lanes.deferAck(deliveredThrough, urgent);
         return breakDetail;
     }
 

@@ -19,14 +19,17 @@ import java.util.function.Consumer;
  * A completion queue whose consumer reads the sockets of its queue pairs itself.
  *
  * <p>Every inbound socket of a queue pair using this queue is registered with the queue's selector.
- * Polling asks the selector which sockets hold bytes (one system call for all of them) and takes their
- * light frames ({@link ReceiverAgent#consumerPump}); a waiter that has run out of spinning sleeps in
+ * Polling reads a queue's one or two sockets directly, and asks the selector which of more sockets
+ * hold bytes (one system call for all of them), and takes their light frames
+ * ({@link ReceiverAgent#consumerPump}); a waiter that has run out of spinning sleeps in
  * that selector rather than in a park. So the peer's reply wakes the thread that waits for it, once,
  * as in a plain socket ping-pong, instead of waking a receiver thread that then wakes the waiter.
  *
  * <p>Acknowledgements the consumer's frames produce are deferred while completions go back to the
- * application, which often answers at once (the answer carries them); they are sent when the
- * consumer comes back to poll, finds nothing, or goes to sleep.
+ * application, which often answers at once (the answer carries them). One its peer waits for is sent
+ * when the consumer comes back to poll or finds nothing; a lazy one (its requests completed when
+ * posted) only once it is due ({@code OutboundLanes.flushAckIfDue}); all are sent before the consumer
+ * sleeps.
  *
  * <p>Waking: producers call {@link #wake} only while the consumer sleeps in the selector. The consumer
  * stores {@code blocking}, then looks at the queue once more before selecting; a producer adds its
@@ -36,6 +39,13 @@ import java.util.function.Consumer;
  */
 final class TcpCompletionQueue extends BasicCompletionQueue {
     private static final long SILENCE_CHECK_NS = 10_000_000;
+    /**
+     * Up to this many sockets a poll reads each one (a non-blocking read that finds nothing is one
+     * system call) instead of asking the selector which hold bytes: a select is a system call too,
+     * plus the selector's locks and update queues, and a socket with bytes then costs a second call.
+     * A collective's link has one inbound socket per queue pair.
+     */
+    static final int DIRECT_READ_MAX_SOCKETS = 2;
     private final Selector selector;
     private final ContextSleeper sleeper; // the context's: a caller polling every queue sleeps there
     private final Consumer<SelectionKey> pumpReady = this::pumpReady;
@@ -118,7 +128,7 @@ final class TcpCompletionQueue extends BasicCompletionQueue {
         if (n > 0) {
             handedOut = true;
         } else {
-            flushAcks();
+            flushAcksIfDue();
         }
         return n;
     }
@@ -130,7 +140,7 @@ final class TcpCompletionQueue extends BasicCompletionQueue {
         lastPollNs = System.nanoTime();
         if (handedOut) { // the application had its chance to answer since; send what is still owed
             handedOut = false;
-            flushAcks();
+            flushAcksIfDue();
         }
         taken = 0;
         if (selected || deferSelect) { // one select per wake-up: the last one took what had arrived, or the next will
@@ -138,12 +148,16 @@ final class TcpCompletionQueue extends BasicCompletionQueue {
             deferSelect = false;
             return 0;
         }
-        try {
-            selector.selectNow(pumpReady);
-        } catch (IOException e) {
-            throw new VerbsException("selecting the sockets of a tcp completion queue failed: " + e, e);
-        } catch (ClosedSelectorException e) {
-            return 0; // the queue was closed
+        if (agents.length <= DIRECT_READ_MAX_SOCKETS) {
+            for (ReceiverAgent a : agents) taken += a.consumerPump();
+        } else {
+            try {
+                selector.selectNow(pumpReady);
+            } catch (IOException e) {
+                throw new VerbsException("selecting the sockets of a tcp completion queue failed: " + e, e);
+            } catch (ClosedSelectorException e) {
+                return 0; // the queue was closed
+            }
         }
         if (taken == 0) checkSilence(agents, lastPollNs);
         return taken;
@@ -176,6 +190,7 @@ final class TcpCompletionQueue extends BasicCompletionQueue {
             super.block(ns);
             return;
         }
+        flushAcks(); // asleep, this consumer cannot carry them, and the peer's window may need them
         blocking = true;
         try {
             taken = 0;
@@ -213,6 +228,11 @@ final class TcpCompletionQueue extends BasicCompletionQueue {
 
     private void flushAcks() {
         for (ReceiverAgent a : attached) a.flushAcks();
+    }
+
+    private void flushAcksIfDue() {
+        long now = System.nanoTime();
+        for (ReceiverAgent a : attached) a.flushAcksIfDue(now);
     }
 
     private void pumpReady(SelectionKey key) {

@@ -232,6 +232,12 @@ final class TcpQueuePair implements QueuePair, InboundSink, OutboundLane.Failure
     }
 
     @Override
+    public void flushAcksIfDue(long nowNs) {
+        OutboundLanes lanes = connection.outbound();
+        if (lanes != null) lanes.flushAckIfDue(nowNs);
+    }
+
+    @Override
     public void receiverFailed(ReceiverAgent in, IOException cause) {
         String what = cause instanceof MalformedFrameException ? "malformed frame from peer " + peerName(in.peer) + " on lane "
                 + in.lane : "connection from peer " + peerName(in.peer) + " lost";

@@ -1,6 +1,8 @@
 package dev.jccl.verbs.tcp;
 
 import dev.jccl.verbs.MemoryRegion;
+import dev.jccl.verbs.QpInitAttr;
+import dev.jccl.verbs.QueuePair;
 import dev.jccl.verbs.RecvWr;
 import dev.jccl.verbs.SendWr;
 import dev.jccl.verbs.Sge;
@@ -10,6 +12,11 @@ import dev.jccl.verbs.WorkCompletion;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.VarHandle;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -56,6 +63,65 @@ class TcpAcknowledgementTest {
                 assertEquals(ra.segment().asSlice(0, bytes).mismatch(rb.segment().asSlice(0, bytes)), -1, "round " + i);
                 assertTrue(b.qp.postSend(SendWr.writeWithImm(i, rb.sge(0, 8), ra.address(), ra.rkey(), i).unsignaled()));
                 assertReceive(a, wc, i);
+            }
+        }
+    }
+
+    /**
+     * Inline requests on queue pairs that asked for buffer completion are marked lazy, so B's consumer
+     * holds their acks for an answer that never comes here. A still needs them: its completions run at
+     * most one send queue ahead of the acks. B only polls (never sleeps, its receiver threads held), so
+     * what sends them is the quarter-window rule of {@code OutboundLanes.flushAckIfDue}.
+     */
+    @Test
+    void lazyAcksKeepTheSendersWindowOpenWhileTheReceiverOnlyPolls() throws Exception {
+        int depth = 16, writes = 40 * depth;
+        try (TcpPeer a = new TcpPeer(TcpPeer.config(1, "JCCL_TCP_INLINE", "auto"), depth);
+             TcpPeer b = new TcpPeer(TcpPeer.config(1, "JCCL_TCP_INLINE", "auto"), depth)) {
+            QueuePair fast = a.pd.createQp(new QpInitAttr(a.cq, a.cq, depth, depth, true));
+            QueuePair peer = b.pd.createQp(new QpInitAttr(b.cq, b.cq, depth, depth, true));
+            fast.modifyToInit();
+            peer.modifyToInit();
+            fast.modifyToRtr(peer.localInfo());
+            peer.modifyToRtr(fast.localInfo());
+            fast.modifyToRts();
+            peer.modifyToRts();
+            ((TcpQueuePair) peer).holdReceiverThreads(true);
+            MemoryRegion src = a.region(64), dst = b.region(64L * writes);
+            AtomicBoolean stop = new AtomicBoolean();
+            Thread poller = Thread.ofPlatform().daemon().start(() -> {
+                WorkCompletion[] none = WorkCompletion.array(4);
+                while (!stop.get()) b.cq.poll(none); // takes every frame, answers none
+            });
+            try {
+                WorkCompletion[] wc = WorkCompletion.array(16);
+                int posted = 0, completed = 0;
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+                while (completed < writes) {
+                    assertTrue(System.nanoTime() < deadline, "stalled after " + completed + " of " + writes + " writes completed");
+                    while (posted < writes && posted - completed < depth) { // the CQ holds what one send queue completes
+                        src.segment().set(ValueLayout.JAVA_LONG, 0, posted);
+                        if (!fast.postSend(SendWr.write(posted, src.sge(0, 64), dst.address() + 64L * posted, dst.rkey()))) break;
+                        posted++;
+                    }
+                    int n = a.cq.poll(wc);
+                    for (int i = 0; i < n; i++) {
+                        assertEquals(WcStatus.SUCCESS, wc[i].status(), wc[i].toString());
+                        assertEquals(completed++, wc[i].wrId(), "completions keep posting order");
+                    }
+                }
+                // Done locally means the buffer is free, not that B has it: the last writes may still be on the way.
+                long last = 64L * (writes - 1);
+                while (dst.segment().get(ValueLayout.JAVA_LONG, last) != writes - 1) {
+                    assertTrue(System.nanoTime() < deadline, "the last write never landed");
+                    VarHandle.acquireFence(); // B's consumer thread writes it; read it afresh
+                }
+            } finally {
+                stop.set(true);
+                poller.join();
+            }
+            for (int i = 0; i < writes; i++) {
+                assertEquals(i, dst.segment().get(ValueLayout.JAVA_LONG, 64L * i), "write " + i + " landed");
             }
         }
     }
