@@ -8,6 +8,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
 
 import static dev.jccl.verbs.tcp.FrameDescriptor.HEADER_BYTES;
+import static dev.jccl.verbs.tcp.FrameDescriptor.MAX_CHUNK_BYTES;
 
 /**
  * The reading side of one inbound socket, as a state machine that never blocks: {@link #pump} takes
@@ -21,9 +22,9 @@ import static dev.jccl.verbs.tcp.FrameDescriptor.HEADER_BYTES;
  * header is checked before anything of its frame is used; nothing of a malformed frame reaches memory.
  *
  * <p>Light and heavy frames. A consumer pumps in light mode: it takes frames whose payload is at most
- * {@link #LIGHT_PAYLOAD_BYTES} and stops, leaving the frame untouched, at a heavier one or at one that
- * must wait for a receive ({@link #HEAVY}); the receiver thread then takes over, so bulk copies run on
- * it, beside the consumer, not on the consumer's own time. Not thread-safe: the owner serializes.
+ * {@link #LIGHT_PAYLOAD_BYTES} (as every chunk's is) and stops, leaving the frame untouched, at a
+ * heavier one or at one that must wait for a receive ({@link #HEAVY}); the receiver thread then takes
+ * over. Not thread-safe: the owner serializes.
  */
 final class InboundStream {
     /** Frames are handed to it; implemented by the queue pair. */
@@ -69,12 +70,15 @@ final class InboundStream {
     static final long PASS_BYTES = 1 << 20;
 
     /**
-     * The largest payload a consumer reads itself. Handing a frame to the receiver thread costs a
-     * wake-up on the critical path: a 64 KiB allreduce over tcp took 214 µs with 16 KiB here and
-     * 66 µs with 256 KiB, measured side by side. Above it, the receiver thread copies while the
-     * consumer's thread goes on reducing.
+     * The largest payload a consumer reads itself: every frame's, since no chunk is larger. Handing a
+     * frame to the receiver thread costs a wake-up on the critical path, and on a host whose cores
+     * the ranks' callers keep busy that thread also waits for a core: a 64 KiB allreduce over tcp
+     * took 214 µs with 16 KiB here and 66 µs with 256 KiB; with 256 KiB a 1 MiB allreduce (two
+     * 512 KiB chunks) took 1.4-2.6 ms and a 4 MiB one 6.0-8.7 ms, against 0.6-1.2 ms and 2.8-7.6 ms
+     * with 1 MiB (2 ranks, two rounds each, interleaved; Open MPI's tcp BTL 0.4-1.1 and 2.2-4.2 ms).
+     * Only a frame that must wait for a receive is handed over now.
      */
-    static final int LIGHT_PAYLOAD_BYTES = 256 * 1024;
+    static final int LIGHT_PAYLOAD_BYTES = MAX_CHUNK_BYTES;
     private static final int STAGING_BYTES = 64 * 1024;
     /** A payload still missing this many bytes is read straight into its memory. */
     private static final int DIRECT_READ_BYTES = 4096;

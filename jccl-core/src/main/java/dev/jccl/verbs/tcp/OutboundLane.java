@@ -20,11 +20,10 @@ import java.util.function.Consumer;
  *
  * <p>Blocking contract: {@link #submit} never blocks. The socket is non-blocking; whoever holds
  * {@code writeLock} writes queued frames until the kernel buffer is full. A posting thread that finds
- * the lock free writes small frames itself (no thread hand-off on the latency path); large frames,
- * and whatever did not fit the socket buffer, are left to this lane's sender thread, which waits for
- * writability in a selector. A thread that fails to take the lock leaves its frame queued: the holder
- * looks at the queue again after unlocking (and the sender thread before it sleeps), so no frame is
- * stranded.
+ * the lock free writes its frames itself (no thread hand-off); what did not fit the socket buffer is
+ * left to this lane's sender thread, which waits for writability in a selector. A thread that fails
+ * to take the lock leaves its frame queued: the holder looks at the queue again after unlocking (and
+ * the sender thread before it sleeps), so no frame is stranded.
  *
  * <p>Control frames (ACK, NAK) overtake queued data at frame boundaries, and a queued ACK is updated
  * in place rather than followed by another. On {@link #shutdown} (queue pair in ERR) the lane
@@ -37,7 +36,8 @@ final class OutboundLane implements AutoCloseable {
         void laneFailed(OutboundLane lane, IOException cause);
     }
 
-    private static final long INLINE_MAX_BYTES = 256 * 1024;
+    /** Every chunk's frame is written by the poster; a hand-off waits for a wake-up and a core (see InboundStream). */
+    private static final long INLINE_MAX_BYTES = FrameDescriptor.MAX_CHUNK_BYTES + FrameDescriptor.HEADER_BYTES;
     private static final long SELECT_MS = 100;
     private static final int DRAINED = 0, BLOCKED = 1, NEEDS_AGENT = 2;
 

@@ -30,7 +30,8 @@ import java.util.function.Consumer;
  * when the application stops polling, what arrives next (and the ACKs it owes) waits up to that grace
  * before the receiver thread takes it.
  *
- * <p>Bulk mode. A heavy or stalled frame puts the socket in bulk mode: the receiver thread reads
+ * <p>Bulk mode. A heavy or stalled frame (every chunk is light now, so in practice one that waits for
+ * a receive) puts the socket in bulk mode: the receiver thread reads
  * everything, as the peer is likely streaming, and the consumers' selection keys are disarmed so they
  * neither spin on bytes that are not theirs nor wake for them. The socket goes back to the consumers
  * once no heavy frame has come for {@link #BULK_LINGER_NS}; so a stream of large messages costs one

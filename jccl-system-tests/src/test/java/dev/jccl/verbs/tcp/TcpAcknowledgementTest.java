@@ -53,12 +53,19 @@ class TcpAcknowledgementTest {
             MemoryRegion ra = a.region(1 << 20), rb = b.region(1 << 20);
             WorkCompletion[] wc = WorkCompletion.array(4);
             for (int i = 0; i < rounds; i++) {
-                // Alternate light and heavy frames, so consumers and receiver threads hand the sockets back and forth.
+                // Alternate small and large messages, and every third round post B's receive late, so the
+                // frame stalls, the receiver thread takes the socket, and consumers and receiver threads hand it back and forth.
                 long bytes = i % 3 == 0 ? (1 << 20) - i : 8 + i;
+                boolean late = i % 3 == 1;
                 TcpPeer.fill(ra.segment().asSlice(0, bytes), i);
-                assertTrue(b.qp.postRecv(new RecvWr(i, Sge.EMPTY)));
+                if (!late) assertTrue(b.qp.postRecv(new RecvWr(i, Sge.EMPTY)));
                 assertTrue(a.qp.postRecv(new RecvWr(i, Sge.EMPTY)));
                 assertTrue(a.qp.postSend(SendWr.writeWithImm(i, ra.sge(0, bytes), rb.address(), rb.rkey(), i).unsignaled()));
+                if (late) {
+                    long until = System.nanoTime() + 300_000; // well inside the 20 ms RNR timeout, even on a busy host
+                    while (System.nanoTime() < until) Thread.onSpinWait();
+                    assertTrue(b.qp.postRecv(new RecvWr(i, Sge.EMPTY)));
+                }
                 assertReceive(b, wc, i);
                 assertEquals(ra.segment().asSlice(0, bytes).mismatch(rb.segment().asSlice(0, bytes)), -1, "round " + i);
                 assertTrue(b.qp.postSend(SendWr.writeWithImm(i, rb.sge(0, 8), ra.address(), ra.rkey(), i).unsignaled()));
