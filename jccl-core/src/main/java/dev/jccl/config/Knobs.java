@@ -38,8 +38,9 @@ public final class Knobs {
                     + " reached the socket during the post, without the peer's ACK: the completion then means the buffer is free"
                     + " (payloads up to 8K are always copied at post), not that the peer has the data, and a refusal surfaces on"
                     + " the oldest request still outstanding or as the queue pair's move to ERR; 0 = every request completes on its"
-                    + " ACK, as RC verbs; auto (the default) = 8K for the collectives' own queue pairs (they use a send completion only"
-                    + " to reuse the buffer, and their credits say what was delivered), 0 for every other queue pair");
+                    + " ACK, as RC verbs; auto (the default): the collectives' own queue pairs (they use a send completion only to reuse"
+                    + " the buffer, and their credits say what was delivered) complete any request whose one frame reached the"
+                    + " socket during the post, every other queue pair is 0");
     public static final Knob<Boolean> TCP_SOCKET_WAIT = new Knob<>("JCCL_TCP_SOCKET_WAIT", "0",
             Knobs::bool, "1: a caller awaiting an operation of a tcp-only communicator sleeps on the context's sockets once it has"
                     + " spun and yielded (a peer's frame or a pushed completion wakes it), instead of a timed park; 0 = timed park");

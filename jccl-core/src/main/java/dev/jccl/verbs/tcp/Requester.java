@@ -23,10 +23,11 @@ import static dev.jccl.verbs.tcp.FrameDescriptor.*;
  * completes its request with the error and flushes the rest (done by the queue pair, through
  * {@link #fail}).
  *
- * <p>Inline requests. A SEND, WRITE or WRITE_WITH_IMM of at most {@code inlineMaxBytes} has its
- * payload copied into its frame during the post ({@link OutFrame}), so the caller may reuse the
- * buffer at once, as with {@code IBV_SEND_INLINE}. When that frame also left for the kernel during
- * the post, the request is done locally: it completes as soon as every earlier request has, without
+ * <p>Inline requests. A payload of at most {@link OutFrame#COPY_MAX_BYTES} is copied into its frame
+ * during the post ({@link OutFrame}), so the caller may reuse the buffer at once, as with
+ * {@code IBV_SEND_INLINE}. When a SEND, WRITE or WRITE_WITH_IMM of at most {@code inlineMaxBytes}
+ * (a queue pair of the collectives: any size) left for the kernel whole during the post, the kernel
+ * has every byte and the request is done locally: it completes as soon as every earlier request has, without
  * waiting for the peer's ACK (the send queue slot is free again, and what is in flight stays bounded,
  * since a frame still queued on a lane is never done early). The price is where an error shows: if
  * the peer refuses a request that already completed, the refusal lands on the oldest request still
@@ -107,8 +108,9 @@ final class Requester {
             if (op == Opcode.RDMA_READ) reads.addLast(new PendingRead(n, local.asSlice(localOffset, length)));
         }
         long seq = psn + n;
-        // An inline request completes here once its frame leaves, so the peer may hold its ack for a reply to carry.
-        byte ack = length <= inlineMaxBytes ? REQ_ACK_LAZY : 0;
+        // A copied inline request completes here once its frame leaves, so the peer may hold its ack for a reply to
+        // carry. A larger one often waits for the sender thread, and then for its ack: that ack must not wait.
+        byte ack = length <= Math.min(inlineMaxBytes, OutFrame.COPY_MAX_BYTES) ? REQ_ACK_LAZY : 0;
         boolean left = switch (op) {
             case SEND -> lanes.send(TYPE_SEND, ack, seq, local, localOffset, length, 0, 0, 0, nextRecvIndex++);
             case RDMA_WRITE -> lanes.send(TYPE_WRITE, ack, seq, local, localOffset, length, wr.remoteAddress(), wr.rkey(), 0, 0);

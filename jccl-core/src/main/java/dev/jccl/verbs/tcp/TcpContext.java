@@ -71,12 +71,13 @@ final class TcpContext implements DeviceContext {
     /**
      * JCCL_TCP_INLINE for a queue pair (see {@link Requester} on inline requests): a number applies to
      * every one; {@code auto} lets only a queue pair whose consumer reads a send completion as "buffer
-     * free" ({@code sendBufferCompletion}) complete what it copied at the post, so the RC meaning holds
-     * for every other one (the conformance suite checks it).
+     * free" ({@code sendBufferCompletion}) complete a request whose one frame left during the post,
+     * whatever its size (the kernel has every byte then), so the RC meaning holds for every other one
+     * (the conformance suite checks it).
      */
     long inlineMaxBytes(boolean sendBufferCompletion) {
         if (inlineMaxBytes != Knobs.TCP_INLINE_AUTO) return inlineMaxBytes;
-        return sendBufferCompletion ? OutFrame.COPY_MAX_BYTES : 0;
+        return sendBufferCompletion ? Long.MAX_VALUE : 0;
     }
 
     /** "lo 127.0.0.1": the interface and address connections really use. */

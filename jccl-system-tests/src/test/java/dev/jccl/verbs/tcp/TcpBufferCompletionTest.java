@@ -16,9 +16,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * JCCL_TCP_INLINE=auto: only a queue pair created with
- * {@code QpInitAttr.sendBufferCompletion} (the collectives' links) completes a small request it
- * copied at the post without the peer's ACK; every other queue pair keeps RC's meaning, as the
- * conformance suite requires.
+ * {@code QpInitAttr.sendBufferCompletion} (the collectives' links) completes a request whose frame
+ * left whole during the post without the peer's ACK, small (copied) or not; every other queue pair
+ * keeps RC's meaning, as the conformance suite requires.
  */
 @Timeout(60)
 @Tag("unit")
@@ -39,9 +39,12 @@ class TcpBufferCompletionTest {
             TcpPeer.connect(a, b);
             ((TcpQueuePair) peer).holdReceiverThreads(true);
             ((TcpQueuePair) b.qp).holdReceiverThreads(true);
-            MemoryRegion src = a.region(64), dst = b.region(64 * 8);
-            for (int i = 0; i < 8; i++) {
-                SendWr wr = SendWr.write(i, src.sge(0, 64), dst.address() + 64L * i, dst.rkey());
+            // 64 B is copied into its frame; 64 KiB is not, and completes because its frame left whole during the post
+            // (the socket buffers take 8 of them while B reads nothing).
+            MemoryRegion src = a.region(64 << 10), dst = b.region((64 << 10) * 8);
+            for (int i = 0; i < 16; i++) {
+                int bytes = i < 8 ? 64 : 64 << 10;
+                SendWr wr = SendWr.write(i, src.sge(0, bytes), dst.address() + (long) (i % 8) * (64 << 10), dst.rkey());
                 assertTrue(fast.postSend(wr));
                 WorkCompletion done = a.awaitOne();
                 assertEquals(WcStatus.SUCCESS, done.status(), done.toString());
