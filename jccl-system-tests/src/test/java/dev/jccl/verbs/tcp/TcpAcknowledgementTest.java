@@ -1,7 +1,6 @@
 package dev.jccl.verbs.tcp;
 
 import dev.jccl.verbs.MemoryRegion;
-import dev.jccl.verbs.QpInitAttr;
 import dev.jccl.verbs.QueuePair;
 import dev.jccl.verbs.RecvWr;
 import dev.jccl.verbs.SendWr;
@@ -85,14 +84,8 @@ class TcpAcknowledgementTest {
         int depth = 16, writes = 40 * depth;
         try (TcpPeer a = new TcpPeer(TcpPeer.config(1, "JCCL_TCP_INLINE", "auto"), depth);
              TcpPeer b = new TcpPeer(TcpPeer.config(1, "JCCL_TCP_INLINE", "auto"), depth)) {
-            QueuePair fast = a.pd.createQp(new QpInitAttr(a.cq, a.cq, depth, depth, true));
-            QueuePair peer = b.pd.createQp(new QpInitAttr(b.cq, b.cq, depth, depth, true));
-            fast.modifyToInit();
-            peer.modifyToInit();
-            fast.modifyToRtr(peer.localInfo());
-            peer.modifyToRtr(fast.localInfo());
-            fast.modifyToRts();
-            peer.modifyToRts();
+            QueuePair[] pair = TcpPeer.bufferCompletionPair(a, b, depth);
+            QueuePair fast = pair[0], peer = pair[1];
             ((TcpQueuePair) peer).holdReceiverThreads(true);
             MemoryRegion src = a.region(64), dst = b.region(64L * writes);
             AtomicBoolean stop = new AtomicBoolean();

@@ -1,7 +1,6 @@
 package dev.jccl.verbs.tcp;
 
 import dev.jccl.verbs.MemoryRegion;
-import dev.jccl.verbs.QpInitAttr;
 import dev.jccl.verbs.QueuePair;
 import dev.jccl.verbs.SendWr;
 import dev.jccl.verbs.WcOpcode;
@@ -28,14 +27,8 @@ class TcpBufferCompletionTest {
     void onlyAQueuePairThatAskedCompletesWithoutThePeersAck() {
         try (TcpPeer a = new TcpPeer(TcpPeer.config(1, "JCCL_TCP_INLINE", "auto"), 16);
              TcpPeer b = new TcpPeer(TcpPeer.config(1, "JCCL_TCP_INLINE", "auto"), 16)) {
-            QueuePair fast = a.pd.createQp(new QpInitAttr(a.cq, a.cq, 16, 16, true));
-            QueuePair peer = b.pd.createQp(new QpInitAttr(b.cq, b.cq, 16, 16, true));
-            fast.modifyToInit();
-            peer.modifyToInit();
-            fast.modifyToRtr(peer.localInfo());
-            peer.modifyToRtr(fast.localInfo());
-            fast.modifyToRts();
-            peer.modifyToRts();
+            QueuePair[] pair = TcpPeer.bufferCompletionPair(a, b, 16);
+            QueuePair fast = pair[0], peer = pair[1];
             TcpPeer.connect(a, b);
             ((TcpQueuePair) peer).holdReceiverThreads(true);
             ((TcpQueuePair) b.qp).holdReceiverThreads(true);

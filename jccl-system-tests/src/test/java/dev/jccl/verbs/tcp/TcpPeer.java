@@ -12,6 +12,7 @@ import dev.jccl.verbs.MemoryRegion;
 import dev.jccl.verbs.ProtectionDomain;
 import dev.jccl.verbs.Providers;
 import dev.jccl.verbs.QpState;
+import dev.jccl.verbs.QpInitAttr;
 import dev.jccl.verbs.QueuePair;
 import dev.jccl.verbs.VerbsProvider;
 import dev.jccl.verbs.WorkCompletion;
@@ -67,6 +68,22 @@ final class TcpPeer implements AutoCloseable {
         b.qp.modifyToRtr(a.qp.localInfo());
         a.qp.modifyToRts();
         b.qp.modifyToRts();
+    }
+
+    /**
+     * A second, connected pair of queue pairs on the peers' queues, created with
+     * {@code QpInitAttr.sendBufferCompletion} (as the collectives' links are): {a's, b's}.
+     */
+    static QueuePair[] bufferCompletionPair(TcpPeer a, TcpPeer b, int depth) {
+        QueuePair qa = a.pd.createQp(new QpInitAttr(a.cq, a.cq, depth, depth, true));
+        QueuePair qb = b.pd.createQp(new QpInitAttr(b.cq, b.cq, depth, depth, true));
+        qa.modifyToInit();
+        qb.modifyToInit();
+        qa.modifyToRtr(qb.localInfo());
+        qb.modifyToRtr(qa.localInfo());
+        qa.modifyToRts();
+        qb.modifyToRts();
+        return new QueuePair[] {qa, qb};
     }
 
     /** A zeroed region with every right. */
