@@ -30,7 +30,7 @@ public final class Knobs {
             Knobs::positiveDuration, "bound on every blocking wait (store, connect, completion)");
     public static final Knob<Integer> QPS_PER_CONNECTION = new Knob<>("JCCL_QPS_PER_CONNECTION", "1",
             s -> intIn(s, 1, 64), "sockets a tcp queue pair spreads its traffic over");
-    /** JCCL_TCP_INLINE=auto: only queue pairs created with {@code QpInitAttr.sendBufferCompletion} complete locally (up to 8K). */
+    /** JCCL_TCP_INLINE=auto: only queue pairs created with {@code QpInitAttr.sendBufferCompletion} complete locally (any size that left at its post). */
     public static final long TCP_INLINE_AUTO = -1;
     public static final Knob<Long> TCP_INLINE = new Knob<>("JCCL_TCP_INLINE", "auto",
             s -> isAuto(s) ? TCP_INLINE_AUTO : bytesIn(s, 0, 8 * 1024),

@@ -8,7 +8,6 @@ import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
 
 import static dev.jccl.verbs.tcp.FrameDescriptor.HEADER_BYTES;
-import static dev.jccl.verbs.tcp.FrameDescriptor.MAX_CHUNK_BYTES;
 
 /**
  * The reading side of one inbound socket, as a state machine that never blocks: {@link #pump} takes
@@ -21,10 +20,15 @@ import static dev.jccl.verbs.tcp.FrameDescriptor.MAX_CHUNK_BYTES;
  * just a header, as another large payload likely follows, so bulk data is copied only by the kernel. A
  * header is checked before anything of its frame is used; nothing of a malformed frame reaches memory.
  *
- * <p>Light and heavy frames. A consumer pumps in light mode: it takes frames whose payload is at most
- * {@link #LIGHT_PAYLOAD_BYTES} (as every chunk's is) and stops, leaving the frame untouched, at a
- * heavier one or at one that must wait for a receive ({@link #HEAVY}); the receiver thread then takes
- * over. Not thread-safe: the owner serializes.
+ * <p>Light mode. A consumer pumps in light mode: it takes every frame, whole chunks of up to 1 MiB
+ * included, and stops, leaving the frame untouched, only at one that must wait for a receive
+ * ({@link #HEAVY}); the receiver thread then takes over. Handing a frame to that thread costs a
+ * wake-up on the critical path, and on a host whose cores the ranks' callers keep busy the thread
+ * also waits for a core: a 64 KiB allreduce over tcp took 214 µs when consumers took payloads up to
+ * 16 KiB and 66 µs up to 256 KiB; up to 256 KiB, a 1 MiB allreduce (two 512 KiB chunks) took
+ * 1.4-2.6 ms and a 4 MiB one 6.0-8.7 ms, against 0.6-1.2 ms and 2.8-7.6 ms taking every chunk
+ * (2 ranks, two rounds each, interleaved; Open MPI's tcp BTL 0.4-1.1 and 2.2-4.2 ms). Not
+ * thread-safe: the owner serializes.
  */
 final class InboundStream {
     /** Frames are handed to it; implemented by the queue pair. */
@@ -40,7 +44,7 @@ final class InboundStream {
         /** The payload of the frame begun last landed in {@code payload} (or was dropped). */
         void end(FrameCodec header, MemorySegment payload) throws IOException;
 
-        /** A heavy or stalled frame began ({@code true}: only the receiver thread goes on) or ended. */
+        /** A frame stalled on a receive began ({@code true}: only the receiver thread goes on) or ended. */
         void heavy(boolean heavy);
     }
 
@@ -56,7 +60,7 @@ final class InboundStream {
 
     /** Everything available was taken; more bytes are needed. */
     static final int NEED_DATA = 0;
-    /** Light mode met a heavy or a stalled frame: the receiver thread must go on. */
+    /** Light mode met a frame stalled on a receive: the receiver thread must go on. */
     static final int HEAVY = 1;
     /** The current frame waits for a receive to be posted (full mode). */
     static final int STALLED = 2;
@@ -69,16 +73,6 @@ final class InboundStream {
      */
     static final long PASS_BYTES = 1 << 20;
 
-    /**
-     * The largest payload a consumer reads itself: every frame's, since no chunk is larger. Handing a
-     * frame to the receiver thread costs a wake-up on the critical path, and on a host whose cores
-     * the ranks' callers keep busy that thread also waits for a core: a 64 KiB allreduce over tcp
-     * took 214 µs with 16 KiB here and 66 µs with 256 KiB; with 256 KiB a 1 MiB allreduce (two
-     * 512 KiB chunks) took 1.4-2.6 ms and a 4 MiB one 6.0-8.7 ms, against 0.6-1.2 ms and 2.8-7.6 ms
-     * with 1 MiB (2 ranks, two rounds each, interleaved; Open MPI's tcp BTL 0.4-1.1 and 2.2-4.2 ms).
-     * Only a frame that must wait for a receive is handed over now.
-     */
-    static final int LIGHT_PAYLOAD_BYTES = MAX_CHUNK_BYTES;
     private static final int STAGING_BYTES = 64 * 1024;
     /** A payload still missing this many bytes is read straight into its memory. */
     private static final int DIRECT_READ_BYTES = 4096;
@@ -134,9 +128,9 @@ final class InboundStream {
         return frames;
     }
 
-    /** Whether a consumer may go on from here: between frames, or inside a light frame's payload. */
+    /** Whether a consumer may go on from here: between frames, or inside a payload (not at a stalled frame). */
     boolean light() {
-        return phase == HEADER || (phase == PAYLOAD && codec.chunkLength() <= LIGHT_PAYLOAD_BYTES);
+        return phase == HEADER || phase == PAYLOAD;
     }
 
     /** Advances as far as the socket's bytes allow; see the class comment for {@code light}. */
@@ -155,7 +149,6 @@ final class InboundStream {
                 }
                 MemorySegment.copy(stagingSegment, readPos, headerSegment, 0, HEADER_BYTES);
                 codec.validate();
-                if (light && codec.chunkLength() > LIGHT_PAYLOAD_BYTES) return HEAVY;
                 readPos += HEADER_BYTES;
                 phase = BEGIN;
                 firstTriedNs = 0;
@@ -170,7 +163,6 @@ final class InboundStream {
                     }
                     return light ? HEAVY : STALLED;
                 }
-                if (firstTriedNs == 0 && codec.chunkLength() > LIGHT_PAYLOAD_BYTES) handler.heavy(true);
                 target = t;
                 targetOffset = landing.offset;
                 payloadDone = 0;
@@ -189,7 +181,7 @@ final class InboundStream {
             payloadTaken += codec.chunkLength();
             expectLarge = codec.chunkLength() >= DIRECT_READ_BYTES;
             handler.end(codec, landed);
-            if (firstTriedNs != 0 || codec.chunkLength() > LIGHT_PAYLOAD_BYTES) handler.heavy(false);
+            if (firstTriedNs != 0) handler.heavy(false);
         }
     }
 

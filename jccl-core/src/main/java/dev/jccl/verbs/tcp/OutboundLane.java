@@ -36,10 +36,8 @@ final class OutboundLane implements AutoCloseable {
         void laneFailed(OutboundLane lane, IOException cause);
     }
 
-    /** Every chunk's frame is written by the poster; a hand-off waits for a wake-up and a core (see InboundStream). */
-    private static final long INLINE_MAX_BYTES = FrameDescriptor.MAX_CHUNK_BYTES + FrameDescriptor.HEADER_BYTES;
     private static final long SELECT_MS = 100;
-    private static final int DRAINED = 0, BLOCKED = 1, NEEDS_AGENT = 2;
+    private static final int DRAINED = 0, BLOCKED = 1;
 
     final int index;
     final String peer;
@@ -140,13 +138,16 @@ final class OutboundLane implements AutoCloseable {
         selector.wakeup();
     }
 
-    /** Writes inline while the lock is free and frames are small; hands the rest to the sender thread. */
+    /**
+     * Writes inline while the lock is free, whole chunks included; hands what the socket did not take to
+     * the sender thread (a hand-off waits for a wake-up and for a core the ranks' callers may keep busy).
+     */
     private void pump() {
         while (writeLock.tryLock()) {
             int result;
             IOException failure = null;
             try {
-                result = drain(INLINE_MAX_BYTES);
+                result = drain();
             } catch (IOException e) {
                 result = DRAINED;
                 failure = e;
@@ -166,8 +167,8 @@ final class OutboundLane implements AutoCloseable {
         }
     }
 
-    /** Caller holds writeLock. Writes until the queue is empty, the socket is full, or a frame is too big. */
-    private int drain(long maxFrameBytes) throws IOException {
+    /** Caller holds writeLock. Writes until the queue is empty or the socket is full. */
+    private int drain() throws IOException {
         while (true) {
             if (current == null) {
                 synchronized (this) {
@@ -175,10 +176,8 @@ final class OutboundLane implements AutoCloseable {
                     OutFrame next = control.pollFirst();
                     currentIsData = next == null;
                     if (next == null) {
-                        OutFrame d = data.peekFirst();
-                        if (d == null) return DRAINED;
-                        if (d.remaining() > maxFrameBytes) return NEEDS_AGENT;
                         next = data.pollFirst();
+                        if (next == null) return DRAINED;
                     }
                     current = next;
                 }
@@ -209,7 +208,7 @@ final class OutboundLane implements AutoCloseable {
                 long idleNs;
                 writeLock.lock();
                 try {
-                    result = drain(Long.MAX_VALUE);
+                    result = drain();
                     sending = result != DRAINED;
                     writesNow = writes;
                     idleNs = System.nanoTime() - lastWriteNs;

@@ -65,15 +65,10 @@ final class OutboundLanes implements AutoCloseable {
 
     /**
      * Queues a message carrying {@code msgLength} bytes from {@code sourceOffset} in {@code source}
-     * (SEND, WRITE, WRITE_IMM, READ_RESPONSE); see {@link OutFrame#payload} for how frames hold it.
-     * Returns whether the message was one frame and that frame reached the kernel during this call.
+     * (SEND, WRITE, WRITE_IMM, READ_RESPONSE) with the header's {@code status} (a request: 0 or
+     * {@link FrameDescriptor#REQ_ACK_LAZY}; a READ_RESPONSE: 0); see {@link OutFrame#payload} for how
+     * frames hold it. Returns whether the message was one frame and that frame reached the kernel during this call.
      */
-    boolean send(byte type, long seq, MemorySegment source, long sourceOffset, long msgLength, long remoteAddress, int rkey,
-              int imm, long recvIndex) {
-        return send(type, (byte) 0, seq, source, sourceOffset, msgLength, remoteAddress, rkey, imm, recvIndex);
-    }
-
-    /** As above, with the request {@code status} (0 or {@link FrameDescriptor#REQ_ACK_LAZY}). */
     boolean send(byte type, byte status, long seq, MemorySegment source, long sourceOffset, long msgLength, long remoteAddress,
               int rkey, int imm, long recvIndex) {
         long chunk = chunkBytes(msgLength, lanes.length);

@@ -21,21 +21,20 @@ import java.util.function.Consumer;
  * <ul>
  *   <li>a consumer waiting on a completion queue of this queue pair ({@link TcpCompletionQueue}):
  *       it sleeps on the socket itself, so the peer's data wakes the very thread that waits for the
- *       completion, and it takes light frames only;</li>
- *   <li>this socket's receiver thread: it takes heavy and stalled frames (handed over by a consumer
- *       or met by itself), and everything while no consumer is watching.</li>
+ *       completion, and it takes every frame that can land now;</li>
+ *   <li>this socket's receiver thread: it takes frames stalled on a receive (handed over by a
+ *       consumer or met by itself), and everything while no consumer is watching.</li>
  * </ul>
  * While a consumer has polled within {@link #CONSUMER_GRACE_NS} or sleeps on the socket, the receiver
  * thread stays off the socket (parked, not selecting), so one arrival wakes one thread. The price:
  * when the application stops polling, what arrives next (and the ACKs it owes) waits up to that grace
  * before the receiver thread takes it.
  *
- * <p>Bulk mode. A heavy or stalled frame (every chunk is light now, so in practice one that waits for
- * a receive) puts the socket in bulk mode: the receiver thread reads
- * everything, as the peer is likely streaming, and the consumers' selection keys are disarmed so they
- * neither spin on bytes that are not theirs nor wake for them. The socket goes back to the consumers
- * once no heavy frame has come for {@link #BULK_LINGER_NS}; so a stream of large messages costs one
- * wake-up each, on the receiver thread, and the keys change only when the traffic does.
+ * <p>Bulk mode. A frame that must wait for a receive puts the socket in bulk mode: the receiver
+ * thread reads everything, as the peer is likely streaming ahead of the receives, and the consumers'
+ * selection keys are disarmed so they neither spin on bytes that are not theirs nor wake for them.
+ * The socket goes back to the consumers once no such frame has come for {@link #BULK_LINGER_NS}, so
+ * the keys change only when the traffic does.
  *
  * <p>The thread starts reading only once its queue pair is RTR, as an RC responder ignores traffic
  * before then. End of stream, a socket error or a malformed frame, whoever meets it, is reported once
@@ -46,7 +45,7 @@ final class ReceiverAgent implements InboundStream.Handler {
 
     /** How long after a consumer's last poll the receiver thread still leaves the socket to it. */
     static final long CONSUMER_GRACE_NS = 1_000_000;
-    /** How long a socket stays in bulk mode after its last heavy frame. */
+    /** How long a socket stays in bulk mode after its last stalled frame. */
     static final long BULK_LINGER_NS = 2_000_000;
     private static final long SELECT_MS = 100;
 
@@ -64,7 +63,7 @@ final class ReceiverAgent implements InboundStream.Handler {
     private volatile boolean stalled;
     private volatile boolean closed;
     private volatile boolean bulk; // written under lock: the receiver thread reads everything (consumer keys disarmed)
-    private long lastHeavyNs;   // guarded by lock: when the last heavy frame began or ended
+    private long lastHeavyNs;   // guarded by lock: when the last stalled frame began or ended
     private boolean failed;     // guarded by lock
 
     ReceiverAgent(SocketChannel channel, String peer, int lane, InboundSink sink, long silenceNs, String threadName,
@@ -174,7 +173,7 @@ final class ReceiverAgent implements InboundStream.Handler {
 
     // ---- consumers ----
 
-    /** Takes the light frames the socket holds now; returns how many. Called by a consumer, never blocks. */
+    /** Takes the frames the socket holds now (up to one stalled on a receive); returns how many. Called by a consumer, never blocks. */
     int consumerPump() {
         if (!ready || !lock.tryLock()) return 0;
         IOException failure = null;

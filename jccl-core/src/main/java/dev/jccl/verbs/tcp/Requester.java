@@ -62,6 +62,8 @@ final class Requester {
     private String failDetail = ""; // guarded by this
     private long nextRecvIndex;     // posting thread only
     private final long inlineMaxBytes;
+    /** Up to this many bytes a request is copied and may complete at its post: its frame says REQ_ACK_LAZY. */
+    private final long lazyMaxBytes;
     private final int window; // requests the peer admits beyond what it acknowledged: depth, plus the lead below
     private final int lead;   // how many requests may complete locally beyond the peer's ACK
     private final boolean[] localDone; // guarded by this, indexed by n % depth: inline request n left at its post
@@ -77,6 +79,7 @@ final class Requester {
         this.qpn = qpn;
         this.psn = psn;
         this.inlineMaxBytes = inlineMaxBytes;
+        this.lazyMaxBytes = Math.min(inlineMaxBytes, OutFrame.COPY_MAX_BYTES);
         this.localDone = new boolean[depth];
         // A request completed locally frees its slot before the peer acknowledged it: the peer must admit
         // that many more unacknowledged requests, or the poster would run past its window.
@@ -110,7 +113,7 @@ final class Requester {
         long seq = psn + n;
         // A copied inline request completes here once its frame leaves, so the peer may hold its ack for a reply to
         // carry. A larger one often waits for the sender thread, and then for its ack: that ack must not wait.
-        byte ack = length <= Math.min(inlineMaxBytes, OutFrame.COPY_MAX_BYTES) ? REQ_ACK_LAZY : 0;
+        byte ack = length <= lazyMaxBytes ? REQ_ACK_LAZY : 0;
         boolean left = switch (op) {
             case SEND -> lanes.send(TYPE_SEND, ack, seq, local, localOffset, length, 0, 0, 0, nextRecvIndex++);
             case RDMA_WRITE -> lanes.send(TYPE_WRITE, ack, seq, local, localOffset, length, wr.remoteAddress(), wr.rkey(), 0, 0);

@@ -209,7 +209,7 @@ final class Responder {
     private void respondToRead(InboundMessage m) {
         try {
             MemorySegment source = regions.resolveRemote(m.remoteAddress, m.msgLength, m.rkey, Access.REMOTE_READ);
-            lanes.send(TYPE_READ_RESPONSE, m.seq, source, 0, m.msgLength, 0, 0, 0, 0);
+            lanes.send(TYPE_READ_RESPONSE, (byte) 0, m.seq, source, 0, m.msgLength, 0, 0, 0, 0);
         } catch (RemoteAccessException e) {
             m.fail(NAK_REMOTE_ACCESS, e.getMessage());
         }

@@ -20,7 +20,7 @@ import java.util.function.Consumer;
  *
  * <p>Every inbound socket of a queue pair using this queue is registered with the queue's selector.
  * Polling reads a queue's one or two sockets directly, and asks the selector which of more sockets
- * hold bytes (one system call for all of them), and takes their light frames
+ * hold bytes (one system call for all of them), and takes their frames
  * ({@link ReceiverAgent#consumerPump}); a waiter that has run out of spinning sleeps in
  * that selector rather than in a park. So the peer's reply wakes the thread that waits for it, once,
  * as in a plain socket ping-pong, instead of waking a receiver thread that then wakes the waiter.
