@@ -4,13 +4,16 @@ import dev.jccl.netns.PlanVsMeasured.Case;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
+import java.util.Map;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The arithmetic of bench/plan-vs-measured.sh, without a cluster: alpha fitted from a probe recovers the
- * alpha that produced it, with and without the delay proxy's delay on the network links, and the
- * machine's CPU shares come from /proc/stat's fields.
+ * alpha that produced it, with and without the delay proxy's delay on the network links, the
+ * machine's CPU shares come from /proc/stat's fields, the median over rounds, and the ranks' extra knobs.
  */
 @Tag("unit")
 class PlanFitTest {
@@ -26,6 +29,21 @@ class PlanFitTest {
                 assertEquals(alpha, PlanVsMeasured.fitAlphaNs(c, probe, delay), 2_000, name + " +" + delayMs + " ms");
             }
         }
+    }
+
+    @Test
+    void theMedianOfRoundsIsTheMiddleRatio() {
+        assertEquals(1.1, PlanTable.median(new double[] {1.3, 0.8, 1.1}), 1e-12);
+        assertEquals(1.0, PlanTable.median(new double[] {1.2, 0.8}), 1e-12, "an even count takes the mean of the middle two");
+    }
+
+    @Test
+    void rankKnobsAreKeyValuePairsAndAnythingElseIsRefused() {
+        assertEquals(Map.of("JCCL_SPIN", "0", "JCCL_TRANSPORT", "tcp"), PlanBenchKnobs.keyValues(" JCCL_SPIN=0  JCCL_TRANSPORT=tcp "));
+        assertEquals(Map.of(), PlanBenchKnobs.keyValues(""));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> PlanBenchKnobs.keyValues("JCCL_SPIN"));
+        assertTrue(e.getMessage().contains("'JCCL_SPIN'"), e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> PlanBenchKnobs.keyValues("=0"));
     }
 
     @Test

@@ -29,6 +29,8 @@ public final class PlanRank {
     /** The latency probe of each size: about this many awaited allReduces of {@link #PROBE_BYTES} (nearly all latency) among its calls. */
     static final int PROBE_ITERS = 20;
     static final long PROBE_BYTES = 4096;
+    /** The untimed pass over every size: calls that move about this much, 3 to 50 of them. */
+    private static final long WARM_BYTES = 4L << 20;
 
     private PlanRank() {}
 
@@ -47,10 +49,20 @@ public final class PlanRank {
             for (int i = 0; i < 200; i++) allReduce(comm, in, out, 4096);
             // In place, a call shape no timed size has, so each size's first call compiles (and names) its own plan.
             for (int i = 0; i < 20; i++) comm.allReduce(out, Math.min(max, 256 << 10) / 4, DataType.FLOAT32, ReduceOp.SUM).await();
-            for (long bytes : sizes) {
-                long first = allReduce(comm, in, out, bytes);
+            // Every size a few times before any is timed: each size brings code paths (channels, chunk sizes, the bulk hand-off)
+            // the 4 KiB warm-up never ran, and 8 JVMs compiling them (C2 recompiling after each deoptimization) took a quarter
+            // of the shared cores into the timed loops of the later sizes. Out of place, so the plans timed below are compiled here.
+            String[] plans = new String[sizes.length];
+            for (int k = 0; k < sizes.length; k++) {
+                allReduce(comm, in, out, sizes[k]);
                 // Read before the next call compiles another plan: what this size runs with, e.g. "allReduce ring, 2 channel(s), chunk 64 KiB".
-                String plan = DataPathCounters.lastPlan();
+                plans[k] = DataPathCounters.lastPlan();
+                for (long i = Math.clamp(WARM_BYTES / sizes[k], 3, 50); i > 1; i--) allReduce(comm, in, out, sizes[k]);
+            }
+            for (int k = 0; k < sizes.length; k++) {
+                long bytes = sizes[k];
+                String plan = plans[k];
+                long first = allReduce(comm, in, out, bytes);
                 long one = agreeMax(comm, scratch, first);
                 long byTime = (long) (secondsPerSize * 1e9 / Math.max(1, one));
                 int iters = (int) Math.min(MAX_ITERS, Math.max(3, Math.max(Math.min(byTime, MAX_ITERS), minBytes / bytes)));

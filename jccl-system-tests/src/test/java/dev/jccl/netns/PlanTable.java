@@ -5,8 +5,12 @@ import dev.jccl.util.Sizes;
 
 import java.io.PrintStream;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
 
 /** The table bench/plan-vs-measured.sh prints: predicted against measured time per size, and what the gap at small sizes is. */
 final class PlanTable {
@@ -86,6 +90,41 @@ final class PlanTable {
                 + " than runnable threads), on cores that every rank, launcher and the router's softirqs share, so it follows the load:"
                 + " ms under load (tens of us expected idle); it is measured among each size's calls, but a wake-up's cost varies call to call, and"
                 + " below 1 MiB that variance, not the bytes, is most of the time");
+    }
+
+    /**
+     * Per case and size, the ratio of every round and their median, against the closed form and the
+     * simulation; then the target counted on the medians. Rounds of one cell sit minutes apart on
+     * fresh clusters, so the median is the cell's ratio under the machine's typical load, not its luckiest.
+     */
+    static void medians(PrintStream out, List<Row> rows) {
+        Map<String, List<Row>> cells = new LinkedHashMap<>();
+        for (Row r : rows) cells.computeIfAbsent(r.c().name() + "|" + r.bytes(), k -> new ArrayList<>()).add(r);
+        out.printf(Locale.ROOT, "%n| %-28s | %9s | %-30s | %12s | %16s |%n", "case", "size", "ratio per round", "median ratio", "median sim ratio");
+        out.println("|" + "-".repeat(30) + "|" + "-".repeat(11) + "|" + "-".repeat(32) + "|" + "-".repeat(14) + "|" + "-".repeat(18) + "|");
+        Map<Integer, int[]> within = new TreeMap<>();
+        for (List<Row> cell : cells.values()) {
+            Row first = cell.getFirst();
+            double median = median(cell.stream().mapToDouble(Row::ratio).toArray());
+            double sim = median(cell.stream().mapToDouble(r -> (double) r.measuredNs() / r.simulatedNs()).toArray());
+            StringBuilder each = new StringBuilder();
+            for (Row r : cell) each.append(each.isEmpty() ? "" : " ").append(String.format(Locale.ROOT, "%.2f", r.ratio()));
+            out.printf(Locale.ROOT, "| %-28s | %9s | %-30s | %12.2f | %16.2f |%n", first.c().name(), Sizes.formatBytes(first.bytes()), each, median, sim);
+            if (first.bytes() < LARGE) continue;
+            int[] counts = within.computeIfAbsent(first.c().hosts(), h -> new int[3]);
+            counts[0]++;
+            if (Math.abs(median - 1) <= TARGET) counts[1]++;
+            if (Math.abs(sim - 1) <= TARGET) counts[2]++;
+        }
+        within.forEach((hosts, c) -> out.printf(Locale.ROOT, "# %d hosts, >= 1 MiB, median over %d rounds: %d of %d sizes within %.0f%% of the"
+                + " prediction, %d of the simulation%n", hosts, PlanBenchKnobs.ROUNDS, c[1], c[0], TARGET * 100, c[2]));
+    }
+
+    static double median(double[] values) {
+        double[] v = values.clone();
+        Arrays.sort(v);
+        int n = v.length;
+        return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
     }
 
     /** Message steps one allreduce waits through, one after another. */

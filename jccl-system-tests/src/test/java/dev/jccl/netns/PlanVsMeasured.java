@@ -10,10 +10,8 @@ import dev.jccl.testkit.netns.Link;
 import dev.jccl.testkit.netns.NetnsCluster;
 import dev.jccl.util.Sizes;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -47,8 +45,6 @@ public final class PlanVsMeasured {
      * -Djccl.plan.alpha (the script's PLAN_ALPHA) sets another.
      */
     static final String STEP_LATENCY = System.getProperty("jccl.plan.alpha", "600us");
-    /** -Djccl.plan.cc (the script's PLAN_CC): the TCP congestion control of every namespace; empty = the root's (often bbr or cubic). */
-    static final String CONGESTION_CONTROL = System.getProperty("jccl.plan.cc", "");
     /** Within a host: the shm preset's bandwidth, copied by one progress thread; CPU ranks reduce at a core's speed. */
     static final String INTRA_BANDWIDTH = "10GB/s";
     static final double REDUCE_GBPS = 4;
@@ -182,13 +178,18 @@ public final class PlanVsMeasured {
         List<String> args = new ArrayList<>(List.of(Double.toString(SECONDS_PER_SIZE), Long.toString(MIN_BYTES_PER_SIZE)));
         for (long s : c.sizes()) args.add(Long.toString(s));
         // The full JIT (not fastStart): the reduction kernels use the Vector API, which only C2 compiles.
-        JavaCommand rank = JavaCommand.main(PlanRank.class).jvmOptions("-XX:+UseSerialGC", "-Xmx256m").args(args.toArray(String[]::new));
+        JavaCommand rank = JavaCommand.main(PlanRank.class).jvmOptions("-XX:+UseSerialGC", "-Xmx256m").jvmOptions(PlanBenchKnobs.RANK_JVM)
+                .args(args.toArray(String[]::new));
         List<Row> rows = new ArrayList<>();
         List<Map<String, Long>> tcpBefore = new ArrayList<>();
         for (int h = 0; h < cluster.hosts(); h++) tcpBefore.add(cluster.link(h).tcpCounters());
         MachineCpu cpuBefore = MachineCpu.now();
-        IntFunction<Map<String, String>> env = h -> c.delayMs() == 0 ? Map.of("JCCL_ALGO", c.algorithm())
-                : Map.of("JCCL_ALGO", c.algorithm(), NetRank.ADVERTISE_ENV, cluster.dataProxyAddress(h) + ":" + NetnsCluster.DATA_PORT_BASE);
+        IntFunction<Map<String, String>> env = h -> {
+            Map<String, String> e = new HashMap<>(PlanBenchKnobs.RANK_ENV);
+            e.put("JCCL_ALGO", c.algorithm());
+            if (c.delayMs() > 0) e.put(NetRank.ADVERTISE_ENV, cluster.dataProxyAddress(h) + ":" + NetnsCluster.DATA_PORT_BASE);
+            return e;
+        };
         try (ChildJvm proxy = c.delayMs() == 0 ? null
                 : ChildJvm.start("data-proxy", cluster.dataProxyCommand(RANKS_PER_HOST, c.delayMs(), 0).toList(), Map.of())) {
             if (proxy != null) DelayedDataPathTest.awaitLine(proxy, "PROXIES ready");
@@ -221,11 +222,7 @@ public final class PlanVsMeasured {
     }
 
     static String loadAverage() {
-        try {
-            return Files.readString(Path.of("/proc/loadavg")).trim();
-        } catch (IOException e) {
-            return "unknown";
-        }
+        return PlanBenchKnobs.readOr("/proc/loadavg", "unknown");
     }
 
     public static void main(String[] args) throws Exception {
@@ -238,21 +235,24 @@ public final class PlanVsMeasured {
         for (String a : args) cases.add(Case.parse(a));
         PlanTable.header(System.out);
         List<Row> all = new ArrayList<>();
-        int i = 0;
-        while (i < cases.size()) {
-            int hosts = cases.get(i).hosts();
-            try (NetnsCluster cluster = NetnsCluster.start(hosts)) {
-                String cc = CONGESTION_CONTROL.isEmpty() ? cluster.congestionControl() : cluster.congestionControl(CONGESTION_CONTROL);
-                PlanTable.notes(cases.get(i), List.of("a new cluster of " + hosts + " hosts: TCP congestion control " + cc + "; tbf burst "
-                        + Link.burstFor(cases.get(i).rate()) + ", latency 50ms; load average " + loadAverage()));
-                for (; i < cases.size() && cases.get(i).hosts() == hosts; i++) {
-                    List<Row> rows = run(cluster, cases.get(i), 240);
-                    rows.forEach(r -> PlanTable.row(System.out, r));
-                    all.addAll(rows);
+        for (int round = 1; round <= PlanBenchKnobs.ROUNDS; round++) {
+            int i = 0;
+            while (i < cases.size()) {
+                int hosts = cases.get(i).hosts();
+                try (NetnsCluster cluster = NetnsCluster.start(hosts)) {
+                    String cc = PlanBenchKnobs.congestionControl(cluster);
+                    PlanTable.notes(cases.get(i), List.of("round " + round + ", a new cluster of " + hosts + " hosts: TCP congestion control " + cc
+                            + "; tbf burst " + Link.burstFor(cases.get(i).rate()) + ", latency 50ms; load average " + loadAverage()));
+                    for (; i < cases.size() && cases.get(i).hosts() == hosts; i++) {
+                        List<Row> rows = run(cluster, cases.get(i), 240);
+                        rows.forEach(r -> PlanTable.row(System.out, r));
+                        all.addAll(rows);
+                    }
                 }
             }
         }
         PlanTable.summary(System.out, all);
+        if (PlanBenchKnobs.ROUNDS > 1) PlanTable.medians(System.out, all);
         System.exit(all.stream().allMatch(Row::ok) ? 0 : 1);
     }
 }

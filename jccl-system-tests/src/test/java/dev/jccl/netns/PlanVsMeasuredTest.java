@@ -27,6 +27,7 @@ class PlanVsMeasuredTest {
         Case c = new Case(2, "1gbit", "ring", 4L << 20, 4L << 20);
         List<Row> rows;
         try (NetnsCluster cluster = NetnsCluster.start(2)) {
+            PlanBenchKnobs.congestionControl(cluster);
             rows = PlanVsMeasured.run(cluster, c, 90);
         }
         Row r = rows.getFirst();
