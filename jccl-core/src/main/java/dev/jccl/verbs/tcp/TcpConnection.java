@@ -49,6 +49,7 @@ final class TcpConnection {
                 HelloDescriptor.Hello hello = new HelloDescriptor.Hello(peer.qpn(), qp.qpn(), i, laneCount, window, psn);
                 SocketChannel ch = Connector.open(context.address(), target, hello, context.token(), context.heartbeatNs(),
                         deadline);
+                context.applyCongestion(ch); // this side's lanes carry the data
                 try {
                     lanes.add(new OutboundLane(i, ch, Connector.address(target), context.timeoutNs(), context.heartbeatNs(), qp,
                             "jccl-tcp-send-qp" + qp.qpn() + "-lane" + i));

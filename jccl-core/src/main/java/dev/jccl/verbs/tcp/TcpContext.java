@@ -2,6 +2,8 @@ package dev.jccl.verbs.tcp;
 
 import dev.jccl.config.Config;
 import dev.jccl.config.Knobs;
+import dev.jccl.trace.Log;
+import dev.jccl.trace.Subsys;
 import dev.jccl.util.WaitPolicy;
 import dev.jccl.verbs.CompletionQueue;
 import dev.jccl.verbs.Device;
@@ -16,6 +18,7 @@ import java.util.ArrayList;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -34,6 +37,9 @@ final class TcpContext implements DeviceContext {
     private final long inlineMaxBytes;
     /** JCCL_TCP_ADVERTISE: "" or the ADDR:PORT published instead of this listener's own (a forwarder's). */
     private final String advertised;
+    /** JCCL_TCP_CONGESTION resolved: the algorithm for data sockets, "" = the host's. */
+    private final String congestion;
+    private final AtomicBoolean congestionRefused = new AtomicBoolean();
     private final TcpListener listener;
     private final AtomicInteger nextQpn = new AtomicInteger(1);
     private final Map<Integer, TcpQueuePair> qps = new ConcurrentHashMap<>();
@@ -53,7 +59,22 @@ final class TcpContext implements DeviceContext {
         this.lanesPerConnection = config.get(Knobs.QPS_PER_CONNECTION);
         this.inlineMaxBytes = config.get(Knobs.TCP_INLINE);
         this.advertised = config.get(Knobs.TCP_ADVERTISE);
+        this.congestion = SocketCongestion.resolve(config.get(Knobs.TCP_CONGESTION));
+        if (!congestion.isEmpty()) {
+            Log.info(Subsys.NET, "tcp: data sockets use %s congestion control, the host's default is %s (JCCL_TCP_CONGESTION)", congestion,
+                    SocketCongestion.hostDefault());
+        }
         this.listener = new TcpListener(this);
+    }
+
+    /** Sets a connected data socket's congestion control as JCCL_TCP_CONGESTION says; logs once if the kernel refused. */
+    void applyCongestion(SocketChannel ch) {
+        if (congestion.isEmpty()) return;
+        String why = SocketCongestion.set(ch, congestion);
+        if (!why.isEmpty() && congestionRefused.compareAndSet(false, true)) {
+            Log.info(Subsys.NET, "tcp: data sockets keep the host's congestion control (%s), not %s: %s", SocketCongestion.hostDefault(),
+                    congestion, why);
+        }
     }
 
     @Override public Device device() { return device; }
