@@ -24,7 +24,9 @@ import java.util.regex.Pattern;
  * bursts (a chunk, then a wait for the peer's). Over loopback, 2 ranks, two interleaved rounds, a
  * 1 MiB allreduce took 912-1,053 µs with the host's bbr and 501-560 µs with cubic (256 KiB 182-320
  * against 127-284; Open MPI's tcp BTL 437-516 with bbr, 628-918 with cubic); on the namespace
- * cluster bbr held a 4-host ring 10-40% below its links' rate.
+ * cluster bbr held a 4-host ring 10-40% below its links' rate. Not the default: with 5% loss on a
+ * namespace link, cubic's retransmission back-off left a lane silent past the 3 s heartbeat bound
+ * (the peer was declared lost), where bbr carried the same job.
  *
  * <p>How: the channel's file descriptor is not public, so it is found as the one socket of this
  * process with the channel's local and remote ports ({@code getsockname}/{@code getpeername} over
@@ -41,15 +43,9 @@ final class SocketCongestion {
 
     private SocketCongestion() {}
 
-    /**
-     * What JCCL_TCP_CONGESTION asks of the data sockets: an algorithm's name, or "" to leave the
-     * host's. {@code auto}: cubic (else reno, always built in) where the host's default is bbr.
-     */
+    /** What JCCL_TCP_CONGESTION asks of the data sockets: an algorithm's name, or "" to leave the host's ({@code host}). */
     static String resolve(String knob) {
-        if (knob.equals("host")) return "";
-        if (!knob.equals("auto")) return knob;
-        if (!hostDefault().equals("bbr")) return "";
-        return java.util.List.of(available().split("\\s+")).contains("cubic") ? "cubic" : "reno";
+        return knob.equals("host") ? "" : knob;
     }
 
     /** Whether {@code name} can be an algorithm's name (what the kernel would look up). */

@@ -11,28 +11,22 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
-import java.util.List;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.*;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
- * JCCL_TCP_CONGESTION: the knob's values, what {@code auto} resolves to on this host, and a
+ * JCCL_TCP_CONGESTION: the knob's values (host, the default, or a name), and a
  * loopback socket's algorithm set and read back through the kernel (Linux only).
  */
 @Tag("unit")
 class SocketCongestionTest {
     @Test
-    void autoReplacesOnlyBbrAndHostLeavesTheHostsChoice() {
+    void hostLeavesTheHostsChoiceAndIsTheDefault() {
         assertEquals("", SocketCongestion.resolve("host"));
         assertEquals("dctcp", SocketCongestion.resolve("dctcp"));
-        String auto = SocketCongestion.resolve("auto");
-        if (SocketCongestion.hostDefault().equals("bbr")) {
-            assertTrue(List.of("cubic", "reno").contains(auto), auto);
-        } else {
-            assertEquals("", auto, "a host that does not default to bbr keeps its choice");
-        }
+        assertEquals("host", Config.of(Map.of()).get(Knobs.TCP_CONGESTION));
     }
 
     @Test
