@@ -5,6 +5,7 @@ import dev.jccl.util.WaitPolicy;
 
 import java.util.List;
 import java.util.Locale;
+import java.util.regex.Pattern;
 
 /**
  * The registry: every knob jccl reads, in one place. Names follow the NCCL knobs engineers already
@@ -123,15 +124,22 @@ public final class Knobs {
         return v;
     }
 
-    /** "" or ADDR:PORT with a port in 1..65535. */
+    /** Whether {@code name} can be a TCP congestion control algorithm's name (TCP_CA_NAME_MAX is 16 bytes with the NUL). */
+    public static boolean congestionControlName(String name) {
+        return CONGESTION_CONTROL_NAME.matcher(name).matches();
+    }
+
+    private static final Pattern CONGESTION_CONTROL_NAME = Pattern.compile("[a-z0-9_]{1,15}");
+
     private static String congestionControl(String s) {
         String v = s.trim().toLowerCase(Locale.ROOT);
-        if (!v.matches("[a-z0-9_]{1,15}")) {
+        if (!congestionControlName(v)) {
             throw new IllegalArgumentException("'" + s + "' is not host or a congestion control algorithm's name (e.g. cubic)");
         }
         return v;
     }
 
+    /** "" or ADDR:PORT with a port in 1..65535. */
     private static String hostPort(String s) {
         String v = s.trim();
         if (v.isEmpty()) return v;

@@ -1,5 +1,6 @@
 package dev.jccl.netns;
 
+import dev.jccl.cli.tool.detect.Stats;
 import dev.jccl.netns.PlanVsMeasured.Case;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -33,8 +34,8 @@ class PlanFitTest {
 
     @Test
     void theMedianOfRoundsIsTheMiddleRatio() {
-        assertEquals(1.1, PlanTable.median(new double[] {1.3, 0.8, 1.1}), 1e-12);
-        assertEquals(1.0, PlanTable.median(new double[] {1.2, 0.8}), 1e-12, "an even count takes the mean of the middle two");
+        assertEquals(1.1, Stats.median(new double[] {1.3, 0.8, 1.1}), 1e-12);
+        assertEquals(1.0, Stats.median(new double[] {1.2, 0.8}), 1e-12, "an even count takes the mean of the middle two");
     }
 
     @Test

@@ -1,11 +1,11 @@
 package dev.jccl.netns;
 
 import dev.jccl.netns.PlanVsMeasured.Row;
+import dev.jccl.cli.tool.detect.Stats;
 import dev.jccl.util.Sizes;
 
 import java.io.PrintStream;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -105,8 +105,8 @@ final class PlanTable {
         Map<Integer, int[]> within = new TreeMap<>();
         for (List<Row> cell : cells.values()) {
             Row first = cell.getFirst();
-            double median = median(cell.stream().mapToDouble(Row::ratio).toArray());
-            double sim = median(cell.stream().mapToDouble(r -> (double) r.measuredNs() / r.simulatedNs()).toArray());
+            double median = Stats.median(cell.stream().mapToDouble(Row::ratio).toArray());
+            double sim = Stats.median(cell.stream().mapToDouble(r -> (double) r.measuredNs() / r.simulatedNs()).toArray());
             StringBuilder each = new StringBuilder();
             for (Row r : cell) each.append(each.isEmpty() ? "" : " ").append(String.format(Locale.ROOT, "%.2f", r.ratio()));
             out.printf(Locale.ROOT, "| %-28s | %9s | %-30s | %12.2f | %16.2f |%n", first.c().name(), Sizes.formatBytes(first.bytes()), each, median, sim);
@@ -118,13 +118,6 @@ final class PlanTable {
         }
         within.forEach((hosts, c) -> out.printf(Locale.ROOT, "# %d hosts, >= 1 MiB, median over %d rounds: %d of %d sizes within %.0f%% of the"
                 + " prediction, %d of the simulation%n", hosts, PlanBenchKnobs.ROUNDS, c[1], c[0], TARGET * 100, c[2]));
-    }
-
-    static double median(double[] values) {
-        double[] v = values.clone();
-        Arrays.sort(v);
-        int n = v.length;
-        return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
     }
 
     /** Message steps one allreduce waits through, one after another. */

@@ -1,5 +1,7 @@
 package dev.jccl.verbs.tcp;
 
+import dev.jccl.config.Knobs;
+
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
@@ -15,7 +17,6 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
-import java.util.regex.Pattern;
 
 /**
  * A socket's TCP congestion control ({@code TCP_CONGESTION}), which Java has no socket option for.
@@ -38,7 +39,6 @@ final class SocketCongestion {
     private static final int IPPROTO_TCP = 6;
     private static final int TCP_CONGESTION = 13;
     private static final int NAME_BYTES = 16; // TCP_CA_NAME_MAX
-    private static final Pattern NAME = Pattern.compile("[a-z0-9_]{1,15}");
     private static final Native NATIVE = Native.load();
 
     private SocketCongestion() {}
@@ -46,11 +46,6 @@ final class SocketCongestion {
     /** What JCCL_TCP_CONGESTION asks of the data sockets: an algorithm's name, or "" to leave the host's ({@code host}). */
     static String resolve(String knob) {
         return knob.equals("host") ? "" : knob;
-    }
-
-    /** Whether {@code name} can be an algorithm's name (what the kernel would look up). */
-    static boolean validName(String name) {
-        return NAME.matcher(name).matches();
     }
 
     /** The host's default for new sockets, or "" where it cannot be read. */
@@ -65,7 +60,7 @@ final class SocketCongestion {
 
     /** Sets {@code ch}'s algorithm; returns "" when it took, else why it did not. */
     static String set(SocketChannel ch, String algorithm) {
-        if (!validName(algorithm)) return "'" + algorithm + "' is not an algorithm name";
+        if (!Knobs.congestionControlName(algorithm)) return "'" + algorithm + "' is not an algorithm name";
         if (NATIVE == null) return "no native access to setsockopt here";
         try (Arena arena = Arena.ofConfined()) {
             int fd = fdOf(ch, arena);

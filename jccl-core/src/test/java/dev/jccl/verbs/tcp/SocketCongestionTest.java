@@ -35,7 +35,7 @@ class SocketCongestionTest {
         ConfigException e = assertThrows(ConfigException.class,
                 () -> Config.of(Map.of("JCCL_TCP_CONGESTION", "cubic; rm")).get(Knobs.TCP_CONGESTION));
         assertTrue(e.getMessage().contains("JCCL_TCP_CONGESTION") && e.getMessage().contains("cubic; rm"), e.getMessage());
-        assertFalse(SocketCongestion.validName("a-very-long-algorithm-name"));
+        assertFalse(Knobs.congestionControlName("a-very-long-algorithm-name"));
     }
 
     @Test
