@@ -6,7 +6,7 @@ import dev.jccl.ReduceOp;
 import java.lang.foreign.MemorySegment;
 
 /**
- * The checks every call passes before anything is issued, each failing with
+ * The checks every call passes before anything is issued (immutable: one per kind of call), each failing with
  * {@link IllegalArgumentException} that names the call and the values.
  */
 final class CallChecks {

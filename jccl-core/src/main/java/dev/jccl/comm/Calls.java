@@ -13,6 +13,15 @@ import java.lang.foreign.MemorySegment;
  * block {@code rank} of the output. Anything else that overlaps is refused.
  */
 final class Calls {
+    /** One per call, made once: a check allocates nothing unless it fails, even where the JIT does not scalar-replace. */
+    private static final CallChecks ALL_REDUCE = new CallChecks("allReduce");
+    private static final CallChecks REDUCE_SCATTER = new CallChecks("reduceScatter");
+    private static final CallChecks ALL_GATHER = new CallChecks("allGather");
+    private static final CallChecks BROADCAST = new CallChecks("broadcast");
+    private static final CallChecks REDUCE = new CallChecks("reduce");
+    private static final CallChecks ALL_TO_ALL = new CallChecks("allToAll");
+    private static final CallChecks SEND = new CallChecks("send");
+    private static final CallChecks RECV = new CallChecks("recv");
     private final int rank;
     private final int size;
     private final Thread progress;
@@ -40,7 +49,7 @@ final class Calls {
 
     /** Checks an allReduce (in place when {@code in} and {@code out} start at the same address); returns its bytes. */
     long checkAllReduce(MemorySegment in, MemorySegment out, long count, DataType type, ReduceOp op) {
-        CallChecks c = new CallChecks("allReduce");
+        CallChecks c = ALL_REDUCE;
         long bytes = c.bytes(count, type);
         c.op(op);
         c.buffer(in, "input", bytes, false, progress);
@@ -50,7 +59,7 @@ final class Calls {
     }
 
     Operation reduceScatter(MemorySegment in, MemorySegment out, long count, DataType type, ReduceOp op) {
-        CallChecks c = new CallChecks("reduceScatter");
+        CallChecks c = REDUCE_SCATTER;
         long bytes = c.bytes(count, type);
         long inBytes = c.times(bytes, size);
         c.op(op);
@@ -62,7 +71,7 @@ final class Calls {
     }
 
     Operation allGather(MemorySegment in, MemorySegment out, long count, DataType type) {
-        CallChecks c = new CallChecks("allGather");
+        CallChecks c = ALL_GATHER;
         long bytes = c.bytes(count, type);
         long outBytes = c.times(bytes, size);
         c.buffer(in, "input", bytes, false, progress);
@@ -73,7 +82,7 @@ final class Calls {
     }
 
     Operation broadcast(MemorySegment in, MemorySegment out, long count, DataType type, int root) {
-        CallChecks c = new CallChecks("broadcast");
+        CallChecks c = BROADCAST;
         long bytes = c.bytes(count, type);
         c.rank(root, size, "root");
         c.buffer(out, "output", bytes, true, progress);
@@ -85,7 +94,7 @@ final class Calls {
     }
 
     Operation reduce(MemorySegment in, MemorySegment out, long count, DataType type, ReduceOp op, int root) {
-        CallChecks c = new CallChecks("reduce");
+        CallChecks c = REDUCE;
         long bytes = c.bytes(count, type);
         c.op(op);
         c.rank(root, size, "root");
@@ -99,7 +108,7 @@ final class Calls {
 
     /** In place (same address) the input is copied aside when the operation starts, since blocks move both ways. */
     Operation allToAll(MemorySegment in, MemorySegment out, long count, DataType type) {
-        CallChecks c = new CallChecks("allToAll");
+        CallChecks c = ALL_TO_ALL;
         long total = c.times(c.bytes(count, type), size);
         c.buffer(in, "input", total, false, progress);
         c.buffer(out, "output", total, true, progress);
@@ -119,7 +128,7 @@ final class Calls {
     }
 
     Operation send(MemorySegment buf, long count, DataType type, int peer) {
-        CallChecks c = new CallChecks("send");
+        CallChecks c = SEND;
         long bytes = c.bytes(count, type);
         c.peer(peer, rank, size);
         c.buffer(buf, "send", bytes, false, progress);
@@ -127,7 +136,7 @@ final class Calls {
     }
 
     Operation recv(MemorySegment buf, long count, DataType type, int peer) {
-        CallChecks c = new CallChecks("recv");
+        CallChecks c = RECV;
         long bytes = c.bytes(count, type);
         c.peer(peer, rank, size);
         c.buffer(buf, "receive", bytes, true, progress);

@@ -35,21 +35,23 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * so cannot be reused without handing one record to two operations: the operation the engine queues
  * (64 B) with its descriptor (56 B), its flight-recorder entry (48 B, kept for the last 32
  * operations) and its queue node (24 B). That is 224 B; where the JIT does not scalar-replace the
- * waiter's idle strategy, the await adds up to about 120 B. Measured: 224-256 B per call on either
- * provider, at 8 B and at 1 MiB alike. {@link #SLACK_BYTES} covers work that is not per call (a look
+ * waiter's idle strategy, the await adds up to 184 B. Measured: 224-352 B per call on either
+ * provider, at 8 B and at 1 MiB alike, and 408 B with escape analysis off (-XX:-DoEscapeAnalysis), the
+ * most a loaded host's JIT can leave; the bound is above that, so it holds whatever the JIT did. {@link #SLACK_BYTES} covers work that is not per call (a look
  * at the abort board every JCCL_TIMEOUT/20 while idle, reading the counters); it is fixed, so it
  * cannot hide a per-call cost over thousands of calls. The 8 B calls over shm run on the LL protocol, whose
  * progress side (packing, one unsignaled write, polling lines) must allocate nothing at all, and which
  * the caller runs inline ({@code InlineCalls}: one reused operation, a flight-recorder slot rewritten in
  * place, a shared completed handle), so a call that finished inline allocates nothing on the calling
  * thread either; only a call handed on to {@code await()} (its peer later than the inline spin) may
- * allocate the records above, and the bound counts those. Measured 0 B per call on both threads.
+ * allocate the records above, and the bound counts those. Measured 0 B per call on both threads, with
+ * escape analysis off as well: nothing on that path relies on the JIT to remove an allocation.
  * The tcp receiver threads are reported, not asserted: a contended lock makes the JDK queue its waiter.
  */
 @Tag("multiprocess")
 class AllocationFreeTest {
     /** Bytes one issue-and-await may allocate on a thread; see the class comment. */
-    static final long PER_CALL_BYTES = 400;
+    static final long PER_CALL_BYTES = 480;
     /**
      * Bytes an 8 B shm call that did not finish inline may allocate: the queued records and the await, as
      * above, and on a loaded host (the whole suite running) the JIT may not scalar-replace the wait in the
