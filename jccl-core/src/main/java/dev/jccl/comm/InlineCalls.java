@@ -63,7 +63,12 @@ final class InlineCalls {
     /** Runs the allreduce numbered {@code seq} (collective {@code match}) after {@link #enter}; leaves the progress lock. */
     Work run(long seq, long match, long count, DataType type, ReduceOp redop,
              MemorySegment in, MemorySegment inOwner, MemorySegment out, MemorySegment outOwner, boolean inPlace) {
+        long start = System.nanoTime();
+        long now = start;
         try {
+            // Counted as a waiting caller, so the progress thread sleeps its long cede instead of waking every
+            // caller grace: with more ranks than cores each such wake-up takes a core from a rank.
+            progress.callerEnteredInline(start);
             Operation o = op;
             o.numbered(seq, OpKind.ALL_REDUCE, match, count, type, redop, 0);
             o.bind(in, inOwner, out, outOwner, inPlace);
@@ -71,18 +76,15 @@ final class InlineCalls {
             o.inlineDone = false;
             o.inlineFailure = null;
             ranLast = true;
-            // Counted as a waiting caller, so the progress thread sleeps its long cede instead of waking every
-            // caller grace: with more ranks than cores each such wake-up takes a core from a rank.
-            progress.callerWaiting(1);
-            long start = System.nanoTime();
             o.entry = engine.recorder().addInline(o, start);
             engine.startInline(o, start);
             long spinUntil = start + spinNs;
             long yielded = 0;
             while (!o.inlineDone) {
-                engine.doWorkInline(++passes);
+                engine.doWorkInline(++passes, now);
                 if (o.inlineDone) break;
-                if (System.nanoTime() - spinUntil < 0) {
+                now = System.nanoTime(); // the one clock read per pass: the pass above took the previous one
+                if (now - spinUntil < 0) {
                     Thread.onSpinWait();
                 } else if (yielded++ < yields) {
                     Thread.yield();
@@ -107,7 +109,7 @@ final class InlineCalls {
             done.seq(seq);
             return done;
         } finally {
-            progress.callerLeftInline();
+            progress.callerLeftInline(now);
             progress.exit();
         }
     }

@@ -86,14 +86,20 @@ final class ProgressHandOff {
         if (now == 0 && t != null && ops.hasWork()) t.wake();
     }
 
+    /** A caller starts running its call inline ({@link InlineCalls}) at {@code nowNs}: as {@code callerWaiting(1)}. */
+    void callerEnteredInline(long nowNs) {
+        waitingCallers.incrementAndGet();
+        callerSeenNs = nowNs;
+    }
+
     /**
-     * A caller that ran its call inline ({@link InlineCalls}) stops counting as waiting: as
-     * {@code callerWaiting(-1)}, but the thread is not woken even if the call was handed on
-     * unfinished, since the caller awaits it next.
+     * A caller that ran its call inline stops counting as waiting, at {@code nowNs} (its last clock read,
+     * at most a pass old): as {@code callerWaiting(-1)}, but the thread is not woken even if the call was
+     * handed on unfinished, since the caller awaits it next.
      */
-    void callerLeftInline() {
+    void callerLeftInline(long nowNs) {
         waitingCallers.decrementAndGet();
-        callerSeenNs = System.nanoTime();
+        callerSeenNs = nowNs;
     }
 
     /** A caller is issuing an operation; called before it is queued, so the thread sees the grace with it. */
