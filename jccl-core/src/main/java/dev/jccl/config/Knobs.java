@@ -63,7 +63,8 @@ public final class Knobs {
     public static final Knob<Long> SPIN_NS = new Knob<>("JCCL_SPIN", "auto",
             s -> isAuto(s) ? WaitPolicy.AUTO_SPIN : Sizes.parseDurationNs(s),
             "how long a completion waiter busy-polls before yielding or sleeping (e.g. 0, 20us); auto = tcp spins 50us while"
-                    + " the host has a core per runnable thread and no bulk transfer runs, shm only its usual few rounds");
+                    + " the host has a core per runnable thread and no bulk transfer runs, shm only its usual few rounds; a caller"
+                    + " awaiting or running its call inline spins 1 ms while every rank has a core, none when they outnumber the cores");
     public static final Knob<String> HOST_ID = new Knob<>("JCCL_HOST_ID", "",
             s -> s, "override the host identity used to group ranks by host");
     public static final Knob<Boolean> STORE_HOSTED = new Knob<>("JCCL_STORE_HOSTED", "0",

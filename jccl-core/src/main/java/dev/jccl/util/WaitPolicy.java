@@ -18,7 +18,7 @@ import java.util.concurrent.locks.LockSupport;
  *   <tr><th>who</th><th>spins</th><th>then</th><th>why</th></tr>
  *   <tr><td>a caller in {@code Work.await()} ({@link #caller()}); it drives progress itself, so
  *       issue-and-await costs no thread hand-off</td>
- *       <td>200 rounds, and at least JCCL_SPIN; {@code auto}: 50 µs while {@link HostLoad} sees a core
+ *       <td>200 rounds, and at least JCCL_SPIN; {@code auto}: 1 ms while {@link HostLoad} sees a core
  *       per runnable thread. With more ranks on the host than cores: no rounds, and {@code auto}
  *       spins nothing</td>
  *       <td>2,000 yields, then parks of 1 µs doubling to 100 µs with the timer slack cut to 1 µs</td>
@@ -29,15 +29,18 @@ import java.util.concurrent.locks.LockSupport;
  *       into taking turns, one parked while the other spun out its inline wait and parked in turn,
  *       and whole runs sat at 150-200 µs per 8 B call (2 of 3 runs) instead of ~1 µs. A yield gives
  *       the core to whoever needs it and returns at once when nobody does, so the rank that is
- *       answered is awake.</td></tr>
+ *       answered is awake. 50 µs of spin (and 100 µs inline, below) still let two ranks fall into it at
+ *       a new call shape on a loaded host: 2 ranks, 4-64 B over shm, five interleaved rounds, 3 of 50
+ *       sizes sat at 130-150 µs per call where the rest took 0.6 µs; with 1 ms, 0 of 50 (and JCCL_SPIN=2ms
+ *       0 of 15 against 3 of 15 sizes, earlier).</td></tr>
  *   <tr><td>a caller running its small call inline ({@link #inline()}: an LL allreduce issued
  *       while nothing else is queued; it holds the progress lock)</td>
- *       <td>JCCL_SPIN, {@code auto}: 100 µs; with more ranks on the host than cores none (it polls between yields)</td>
+ *       <td>JCCL_SPIN, {@code auto}: 1 ms; with more ranks on the host than cores none (it polls between yields)</td>
  *       <td>oversubscribed: up to 2,000 yields; then it hands the call to {@code await()} (above)</td>
  *       <td>a peer's reply takes 1-2 µs when both ranks have a core, so a spin catches it with no
- *       park, no wake-up and no handle. 100 µs also outlasts a peer's park (a 1 µs park sleeps
- *       40-100 µs here), so one rank that came late does not make the other late in turn at the next
- *       call. It counts as a waiting caller, so the progress thread
+ *       park, no wake-up and no handle. 1 ms also outlasts a peer's park (a 1 µs park sleeps
+ *       40-100 µs here) and its caller's spin, so one rank that came late does not make the other late
+ *       in turn at the next call (above). It counts as a waiting caller, so the progress thread
  *       sleeps its cede meanwhile (next row). Oversubscribed, the peer needs this core,
  *       and a rank that yields gives it to one of the ranks it waits for; 2,000 yields rather than
  *       200 hand fewer calls on (4 ranks on 2 cores, 8 B, six runs each, interleaved: median per
@@ -100,7 +103,9 @@ public final class WaitPolicy {
     /** What {@code auto} spins when a core is spare: about a peer's reply on idle cores. */
     static final long LONG_SPIN_NS = 50_000;
     private static final long SPINS = 200;
-    static final long INLINE_SPIN_NS = 100_000;
+    /** What {@code auto} spins in a caller's await, and inline, when every rank has a core: see the table. */
+    static final long CALLER_SPIN_NS = 1_000_000;
+    static final long INLINE_SPIN_NS = 1_000_000;
     static final long INLINE_OVERSUBSCRIBED_SPIN_NS = 0;
     static final long INLINE_YIELDS = 2_000;
     static final long CALLER_YIELDS = 2_000;
@@ -173,7 +178,7 @@ public final class WaitPolicy {
     /** A caller blocked in {@code await()}, driving progress; the spin budget is decided now. */
     public Backoff caller() {
         boolean over = oversubscribed();
-        long spinNs = spinKnobNs != AUTO_SPIN ? spinKnobNs : over ? 0 : autoSpinNs();
+        long spinNs = spinKnobNs != AUTO_SPIN ? spinKnobNs : over ? 0 : HostLoad.coresToSpare() ? CALLER_SPIN_NS : 0;
         return new Backoff(over ? 0 : SPINS, spinNs, CALLER_YIELDS, MIN_PARK_NS, MAX_PARK_NS, true);
     }
 

@@ -29,8 +29,8 @@ class WaitPolicyTest {
     @CsvSource({
             // spin knob, ranks, cores, rounds, yields, allowed spin budgets
             // a caller yields ~1 ms before it parks, with a core or not: see the table (taking turns at 200)
-            "-1,     2, 2,   200, 2000, 0 50000",
-            "-1,     1, 8,   200, 2000, 0 50000",
+            "-1,     2, 2,   200, 2000, 0 1000000",
+            "-1,     1, 8,   200, 2000, 0 1000000",
             "-1,     4, 2,     0, 2000, 0",       // oversubscribed: yield at once, auto spins nothing
             "20000,  4, 2,     0, 2000, 20000",   // a budget given is honoured even then
             "20000,  2, 2,   200, 2000, 20000",
@@ -106,7 +106,7 @@ class WaitPolicyTest {
 
     @ParameterizedTest(name = "spin {0}, {1} ranks on {2} cores: inline spin {3} ns, {4} yields")
     @CsvSource({
-            "-1,     2, 2, 100000,   0",  // every rank has a core: spin past a peer's park, never yield
+            "-1,     2, 2, 1000000,  0",  // every rank has a core: spin past a peer's park and spin, never yield
             "20000,  2, 2,  20000,   0",  // a budget given is honoured
             "-1,     4, 2,      0, 2000", // oversubscribed: poll between yields, the peers need this core
             "20000,  4, 2,      0, 2000",

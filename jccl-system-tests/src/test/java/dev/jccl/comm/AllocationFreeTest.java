@@ -97,7 +97,7 @@ class AllocationFreeTest {
         THREADS.setThreadAllocatedMemoryEnabled(true);
         long count = bytes / Float.BYTES;
         // A fixed spin budget: the automatic one re-reads /proc/loadavg every 50 ms, which costs bytes
-        // per unit of time, not per call, and would blur these figures; 100 us, the inline spin of auto (WaitPolicy#inline).
+        // per unit of time, not per call, and would blur these figures; 100 us outlasts a peer's reply on an idle host (auto spins 1 ms, WaitPolicy#inline).
         // The large rows compare with 8 B calls that carry the same records, so those are queued (JCCL_INLINE=0), not run inline.
         String inline = bytes <= 8 ? "1" : "0";
         List<Figures> figures = CommRanks.run(2, CommRanks.knobs("JCCL_TRANSPORT", provider, "JCCL_SPIN", "100us", "JCCL_CHUNKSIZE", chunk,
