@@ -13,7 +13,7 @@ import java.lang.foreign.MemorySegment;
  * block {@code rank} of the output. Anything else that overlaps is refused.
  */
 final class Calls {
-    /** One per call, made once: a check allocates nothing unless it fails, even where the JIT does not scalar-replace. */
+    /** One per kind of call, made once: a check allocates nothing unless it fails, even where the JIT does not scalar-replace. */
     private static final CallChecks ALL_REDUCE = new CallChecks("allReduce");
     private static final CallChecks REDUCE_SCATTER = new CallChecks("reduceScatter");
     private static final CallChecks ALL_GATHER = new CallChecks("allGather");
