@@ -105,7 +105,6 @@ public final class WaitPolicy {
     private static final long SPINS = 200;
     /** What {@code auto} spins in a caller's await, and inline, when every rank has a core: see the table. */
     static final long CALLER_SPIN_NS = 1_000_000;
-    static final long INLINE_SPIN_NS = 1_000_000;
     static final long INLINE_OVERSUBSCRIBED_SPIN_NS = 0;
     static final long INLINE_YIELDS = 2_000;
     static final long CALLER_YIELDS = 2_000;
@@ -178,7 +177,7 @@ public final class WaitPolicy {
     /** A caller blocked in {@code await()}, driving progress; the spin budget is decided now. */
     public Backoff caller() {
         boolean over = oversubscribed();
-        long spinNs = spinKnobNs != AUTO_SPIN ? spinKnobNs : over ? 0 : HostLoad.coresToSpare() ? CALLER_SPIN_NS : 0;
+        long spinNs = spinKnobNs != AUTO_SPIN ? spinKnobNs : over ? 0 : autoSpinNs(CALLER_SPIN_NS);
         return new Backoff(over ? 0 : SPINS, spinNs, CALLER_YIELDS, MIN_PARK_NS, MAX_PARK_NS, true);
     }
 
@@ -188,7 +187,7 @@ public final class WaitPolicy {
     /** See the class comment: spin while every rank has a core, else spin briefly and yield. */
     public Inline inline() {
         if (oversubscribed()) return new Inline(INLINE_OVERSUBSCRIBED_SPIN_NS, INLINE_YIELDS);
-        return new Inline(spinKnobNs != AUTO_SPIN ? spinKnobNs : INLINE_SPIN_NS, 0);
+        return new Inline(spinKnobNs != AUTO_SPIN ? spinKnobNs : CALLER_SPIN_NS, 0);
     }
 
     /** The progress thread while operations are in flight that nobody waits for. */
@@ -227,9 +226,9 @@ public final class WaitPolicy {
      */
     public Backoff completion(CqKind kind, boolean bulkBeside) {
         long spinNs = spinKnobNs != AUTO_SPIN ? spinKnobNs : switch (kind) {
-            case IN_PROCESS -> autoSpinNs();
+            case IN_PROCESS -> autoSpinNs(LONG_SPIN_NS);
             case SHARED_RINGS -> 0;
-            case SOCKETS -> bulkBeside ? 0 : autoSpinNs();
+            case SOCKETS -> bulkBeside ? 0 : autoSpinNs(LONG_SPIN_NS);
         };
         return kind == CqKind.SOCKETS ? new Backoff(0, spinNs, 0, MIN_PARK_NS, MAX_PARK_NS, false)
                 : new Backoff(SPINS, spinNs, 50, MIN_PARK_NS, MAX_PARK_NS, true);
@@ -250,9 +249,9 @@ public final class WaitPolicy {
         return COMPLETION_WATCHER.strategy();
     }
 
-    /** {@code auto}'s budget now: {@link #LONG_SPIN_NS} while the host has a core to spare, else none. */
-    private static long autoSpinNs() {
-        return HostLoad.coresToSpare() ? LONG_SPIN_NS : 0;
+    /** {@code auto}'s budget now: {@code budgetNs} while the host has a core to spare, else none. */
+    private static long autoSpinNs(long budgetNs) {
+        return HostLoad.coresToSpare() ? budgetNs : 0;
     }
 
     @Override
