@@ -47,6 +47,22 @@ public interface QueuePair extends AutoCloseable {
      */
     boolean postSend(SendWr wr);
 
+    /**
+     * Posts {@code first}, then {@code second}, as one list, as {@code ibv_post_send} does with a chain of
+     * two; returns how many were posted (0, 1, or 2 where the send queue had room for both). A provider may
+     * hand both to the wire together: tcp writes small ones in one system call, so a credit posted with the
+     * chunk behind it costs neither side a call of its own. Keeps no reference to either request.
+     */
+    default int postSend(SendWr first, SendWr second) {
+        if (!postSend(first)) return 0;
+        return postSend(second) ? 2 : 1;
+    }
+
+    /** Whether {@link #postSend(SendWr, SendWr)} costs less than two posts (tcp: one system call for small ones); false by default. */
+    default boolean coalescesListPosts() {
+        return false;
+    }
+
     /** Returns false when the receive queue is full; throws {@link VerbsException} on a contract breach. */
     boolean postRecv(RecvWr wr);
 

@@ -55,6 +55,35 @@ public abstract class OrderingChecks extends ConformanceCheck {
         }
     }
 
+    /**
+     * List posts ({@code postSend(first, second)}): a zero-byte WRITE_WITH_IMM and a WRITE_WITH_IMM of data,
+     * small (copied at post by tcp) and large, posted together; both land and complete in posting order.
+     */
+    @Test
+    @Timeout(120)
+    void aListPostLandsAndCompletesInPostingOrder() {
+        long[] sizes = {8, 4096, 16 << 10, 0};
+        try (EndpointPair pair = connected()) {
+            MemoryRegion src = pair.a().allocateRegion(16 << 10);
+            MemoryRegion dst = filledRegion(pair.b(), 16 << 10, STALE_SEED);
+            for (int r = 0; r < 2 * sizes.length; r++) post(pair.b().qp(), new RecvWr(100 + r, Sge.EMPTY));
+            for (int r = 0; r < sizes.length; r++) {
+                long bytes = sizes[r];
+                Patterns.fill(src.segment().asSlice(0, bytes), 60 + r);
+                SendWr first = SendWr.writeWithImm(200 + 2 * r, src.sge(0, 0), dst.address(), dst.rkey(), 2 * r);
+                SendWr second = SendWr.writeWithImm(201 + 2 * r, src.sge(0, bytes), dst.address(), dst.rkey(), 2 * r + 1);
+                assertEquals(2, pair.a().qp().postSend(first, second), "both requests of the list were posted");
+                assertEquals(2 * r, pair.b().recvs().nextSuccess(100 + 2 * r).imm(), "the first request arrives first");
+                WorkCompletion got = pair.b().recvs().nextSuccess(101 + 2 * r);
+                assertEquals(2 * r + 1, got.imm(), got.toString());
+                assertEquals(bytes, got.byteLen(), got.toString());
+                Patterns.assertPattern("round " + r + ": " + bytes + " bytes of the second request", dst.segment().asSlice(0, bytes), 60 + r, 0);
+                pair.a().sends().nextSuccess(200 + 2 * r);
+                pair.a().sends().nextSuccess(201 + 2 * r);
+            }
+        }
+    }
+
     /** Large and tiny WRITEs interleaved, posted without polling: completions come in posting order. */
     @Test
     @Timeout(120)

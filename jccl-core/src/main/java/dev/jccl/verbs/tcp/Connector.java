@@ -98,12 +98,13 @@ final class Connector {
         }
     }
 
-    static void closeQuietly(SocketChannel ch) {
-        if (ch == null) return;
+    /** Closes a socket, selector or stream whose owner is going away anyway. */
+    static void closeQuietly(java.io.Closeable c) {
+        if (c == null) return;
         try {
-            ch.close();
+            c.close();
         } catch (IOException ignored) {
-            // already failing
+            // closing anyway: nothing left to release
         }
     }
 

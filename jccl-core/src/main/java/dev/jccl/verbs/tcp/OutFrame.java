@@ -75,6 +75,25 @@ final class OutFrame {
         return v;
     }
 
+    /** Whether every byte of this frame lies in its own buffers (header, copied payload), so it may join a {@link FrameBatch}. */
+    boolean ownBuffers() {
+        return payload == null || gather;
+    }
+
+    /** Puts this frame's buffers into {@code into} from {@code at}; returns how many (header, then any payload). */
+    int parts(ByteBuffer[] into, int at) {
+        into[at] = codec.buffer();
+        if (payload == null) return 1;
+        into[at + 1] = payload;
+        return 2;
+    }
+
+    /** Puts only this frame's header into {@code into} at {@code at}; returns 1. */
+    int headerPart(ByteBuffer[] into, int at) {
+        into[at] = codec.buffer();
+        return 1;
+    }
+
     /** Bytes of this frame not yet written. */
     long remaining() {
         return codec.buffer().remaining() + (payload == null ? 0 : payload.remaining());
@@ -97,12 +116,12 @@ final class OutFrame {
         return sent(!payload.hasRemaining());
     }
 
-    private static void written(long bytes) {
+    static void written(long bytes) {
         DataPathCounters.add(DataPathCounters.Counter.SYSCALLS, 1);
         DataPathCounters.add(DataPathCounters.Counter.SOCKET_BYTES_WRITTEN, bytes);
     }
 
-    private static boolean sent(boolean whole) {
+    static boolean sent(boolean whole) {
         if (whole) DataPathCounters.add(DataPathCounters.Counter.FRAMES_SENT, 1);
         return whole;
     }

@@ -8,7 +8,6 @@ import java.nio.channels.ClosedSelectorException;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
-import java.util.ArrayDeque;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
@@ -26,7 +25,9 @@ import java.util.function.Consumer;
  * the sender thread before it sleeps), so no frame is stranded.
  *
  * <p>Control frames (ACK, NAK) overtake queued data at frame boundaries, and a queued ACK is updated
- * in place rather than followed by another. On {@link #shutdown} (queue pair in ERR) the lane
+ * in place rather than followed by another. Small frames queued together leave in one
+ * gathering write ({@link FrameBatch}); the frames of a list post ({@link #queue}, then {@link #pump})
+ * are all queued before anything is written, so they do. On {@link #shutdown} (queue pair in ERR) the lane
  * finishes the frame in progress, writes pending control frames, drops the rest and shuts its output,
  * so a NAK reaches the peer before the end of the stream.
  */
@@ -51,13 +52,16 @@ final class OutboundLane implements AutoCloseable {
     private final ReentrantLock writeLock = new ReentrantLock();
     private OutFrame current; // guarded by writeLock: the frame partly written, a data frame when currentIsData
     private boolean currentIsData;
-    private long dataQueued;  // guarded by this; dataWritten is written under writeLock: data frames queued and wholly written
-    private volatile long dataWritten;
+    private volatile long dataWritten; // written under writeLock: data frames wholly written (see LaneQueues' tickets)
     private long writes;      // guarded by writeLock: bumped whenever bytes leave, so a slow peer is not a dead one
     private long lastWriteNs = System.nanoTime(); // guarded by writeLock: when bytes last left (a heartbeat is due after a period)
-    private final ArrayDeque<OutFrame> control = new ArrayDeque<>(); // guarded by this
-    private final ArrayDeque<OutFrame> data = new ArrayDeque<>();    // guarded by this
-    private final ArrayDeque<OutFrame> pool = new ArrayDeque<>();    // guarded by this
+    private final LaneQueues queues = new LaneQueues();
+    private final FrameBatch batch = new FrameBatch(); // guarded by writeLock
+    /** Made once: a frame of a batch written whole (called under writeLock). */
+    private final FrameBatch.Done onWritten = (f, isData) -> {
+        if (isData) dataWritten++;
+        queues.recycle(f);
+    };
     private volatile boolean sending; // the sender thread has frames to write (large ones, or a full socket)
     private boolean peerSpoke; // sender thread only: the socket became readable in the last select
     /** Made once: a select with an action keeps no selected-key set, which allocates on every wake-up. */
@@ -79,9 +83,8 @@ final class OutboundLane implements AutoCloseable {
         agent.start();
     }
 
-    synchronized OutFrame obtain() {
-        OutFrame f = pool.pollFirst();
-        return f != null ? f : new OutFrame();
+    OutFrame obtain() {
+        return queues.obtain();
     }
 
     /**
@@ -89,47 +92,44 @@ final class OutboundLane implements AutoCloseable {
      * the frame reached the kernel before this call returned (data frames leave in queue order).
      */
     boolean submit(OutFrame frame) {
-        long ticket;
-        synchronized (this) {
-            if (closing) {
-                recycle(frame);
-                return false;
-            }
-            data.addLast(frame);
-            ticket = ++dataQueued;
-        }
+        long ticket = queue(frame);
         pump();
+        return ticket > 0 && left(ticket);
+    }
+
+    /**
+     * Queues a data frame as {@link #submit} does but writes nothing yet, so the frames of one list post leave
+     * together ({@link #pump}); returns the ticket for {@link #left}, or 0 if the lane is closing.
+     */
+    long queue(OutFrame frame) {
+        return queues.queueData(frame, closing);
+    }
+
+    /** Writes to the socket that moved bytes so far (a batch of frames counts once). */
+    long writeCalls() {
+        writeLock.lock();
+        try {
+            return writes;
+        } finally {
+            writeLock.unlock();
+        }
+    }
+
+    /** Whether the data frame of {@code ticket} has wholly reached the kernel. */
+    boolean left(long ticket) {
         return dataWritten >= ticket;
     }
 
     /** Queues a NAK ahead of data; it is still sent after {@link #shutdown}. */
     void submitControl(OutFrame frame) {
-        synchronized (this) {
-            control.addLast(frame);
-        }
+        queues.queueControl(frame);
         pump();
     }
 
     /** Tells the peer that every message up to {@code seq} was delivered (cumulative). */
     void ack(long seq) {
-        synchronized (this) {
-            OutFrame last = control.peekLast();
-            if (last != null && last.codec.type() == FrameDescriptor.TYPE_ACK) {
-                last.codec.encodeAck(Math.max(seq, last.codec.seq()));
-            } else {
-                OutFrame f = obtain();
-                f.codec.encodeAck(seq);
-                control.addLast(f);
-            }
-        }
+        queues.queueAck(seq);
         pump();
-    }
-
-    /** Queues a heartbeat (an ACK that acknowledges nothing) on this idle lane. */
-    private synchronized void heartbeat() {
-        OutFrame f = obtain();
-        f.codec.encodeHeartbeat();
-        control.addLast(f);
     }
 
     /** Stops taking data; pending control frames still go out, then the output is shut. */
@@ -142,7 +142,7 @@ final class OutboundLane implements AutoCloseable {
      * Writes inline while the lock is free, whole chunks included; hands what the socket did not take to
      * the sender thread (a hand-off waits for a wake-up and for a core the ranks' callers may keep busy).
      */
-    private void pump() {
+    void pump() {
         while (writeLock.tryLock()) {
             int result;
             IOException failure = null;
@@ -167,35 +167,36 @@ final class OutboundLane implements AutoCloseable {
         }
     }
 
-    /** Caller holds writeLock. Writes until the queue is empty or the socket is full. */
+    /** Caller holds writeLock. Writes until the queue is empty or the socket is full; small frames queued together in one write. */
     private int drain() throws IOException {
         while (true) {
             if (current == null) {
-                synchronized (this) {
-                    if (closing) while (!data.isEmpty()) recycle(data.pollFirst());
-                    OutFrame next = control.pollFirst();
-                    currentIsData = next == null;
-                    if (next == null) {
-                        next = data.pollFirst();
-                        if (next == null) return DRAINED;
-                    }
-                    current = next;
+                int batched = queues.take(batch, closing);
+                if (batched == 0) return DRAINED;
+                if (batched > 1) {
+                    if (batch.writeTo(channel) > 0) wrote();
+                    current = queues.settle(batch, onWritten); // a frame cut short, or a large one whose header went
+                    currentIsData = batch.partialIsData();
+                    continue;
                 }
+                current = batch.first();
+                currentIsData = batch.partialIsData();
             }
             long before = current.remaining();
             boolean whole = current.writeTo(channel);
-            if (current.remaining() != before) {
-                writes++;
-                lastWriteNs = System.nanoTime();
-            }
+            if (current.remaining() != before) wrote();
             if (!whole) return BLOCKED;
             OutFrame done = current;
             current = null;
             if (currentIsData) dataWritten++;
-            synchronized (this) {
-                recycle(done);
-            }
+            queues.recycle(done);
         }
+    }
+
+    /** Bytes left: a slow peer is not a dead one, and no heartbeat is due for a while. */
+    private void wrote() {
+        writes++;
+        lastWriteNs = System.nanoTime();
     }
 
     private void runAgent() {
@@ -222,7 +223,7 @@ final class OutboundLane implements AutoCloseable {
                 }
                 if (result == DRAINED) {
                     if (idleNs >= heartbeatNs && !closing) {
-                        heartbeat();
+                        queues.queueHeartbeat();
                         continue;
                     }
                     if (!hasQueued()) selector.select(onReady, Math.min(SELECT_MS, Math.max(1, (heartbeatNs - idleNs) / 1_000_000)));
@@ -259,13 +260,8 @@ final class OutboundLane implements AutoCloseable {
         return sending;
     }
 
-    private synchronized boolean hasQueued() {
-        return !control.isEmpty() || (!closing && !data.isEmpty());
-    }
-
-    private void recycle(OutFrame f) {
-        f.clear();
-        pool.addLast(f);
+    private boolean hasQueued() {
+        return queues.hasQueued(closing);
     }
 
     private void report(IOException e) {
@@ -277,7 +273,7 @@ final class OutboundLane implements AutoCloseable {
     public void close() {
         closed = true;
         closing = true;
-        closeQuietly(channel);
+        Connector.closeQuietly(channel);
         selector.wakeup();
         if (Thread.currentThread() != agent) {
             try {
@@ -286,14 +282,6 @@ final class OutboundLane implements AutoCloseable {
                 Thread.currentThread().interrupt();
             }
         }
-        closeQuietly(selector);
-    }
-
-    private static void closeQuietly(java.io.Closeable c) {
-        try {
-            c.close();
-        } catch (IOException ignored) {
-            // closing anyway: nothing left to release
-        }
+        Connector.closeQuietly(selector);
     }
 }

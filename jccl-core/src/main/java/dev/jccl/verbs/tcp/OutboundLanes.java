@@ -89,6 +89,29 @@ final class OutboundLanes implements AutoCloseable {
         return left && chunk >= msgLength;
     }
 
+    /** Whether a message of {@code msgLength} bytes travels as one frame. */
+    boolean oneFrame(long msgLength) {
+        return chunkBytes(msgLength, lanes.length) >= msgLength;
+    }
+
+    /** The lane a message of one frame with sequence number {@code seq} goes on. */
+    OutboundLane laneOf(long seq) {
+        return lanes[(int) Long.remainderUnsigned(seq, lanes.length)];
+    }
+
+    /**
+     * As {@link #send}, for a message of one frame ({@link #oneFrame}) on its lane {@link #laneOf}, queued
+     * without writing; returns the lane's ticket ({@link OutboundLane#queue}).
+     */
+    long queue(OutboundLane lane, byte type, byte status, long seq, MemorySegment source, long sourceOffset, long msgLength,
+               long remoteAddress, int rkey, int imm, long recvIndex) {
+        OutFrame f = lane.obtain();
+        f.codec.encode(type, status, (int) msgLength, seq, msgLength, 0, remoteAddress, rkey, imm, recvIndex);
+        f.codec.ack(takeDeferredAck());
+        if (msgLength > 0) f.payload(source, sourceOffset, (int) msgLength);
+        return lane.queue(f);
+    }
+
     void sendReadRequest(long seq, long length, long remoteAddress, int rkey) {
         OutboundLane l = lanes[(int) Long.remainderUnsigned(seq, lanes.length)];
         OutFrame f = l.obtain();

@@ -269,7 +269,7 @@ final class ReceiverAgent implements InboundStream.Handler {
     /** Closes the socket, waits for a consumer inside the stream, and joins the thread (bounded). */
     void close() {
         closed = true;
-        closeQuietly(stream.channel());
+        Connector.closeQuietly(stream.channel());
         LockSupport.unpark(thread);
         selector.wakeup();
         lock.lock();
@@ -286,14 +286,6 @@ final class ReceiverAgent implements InboundStream.Handler {
     }
 
     private void closeSelector() {
-        closeQuietly(selector);
-    }
-
-    private static void closeQuietly(java.io.Closeable c) {
-        try {
-            c.close();
-        } catch (IOException ignored) {
-            // closing anyway: nothing left to release
-        }
+        Connector.closeQuietly(selector);
     }
 }

@@ -98,34 +98,79 @@ final class Requester {
      * {@code wr} is kept (the poster may reuse it).
      */
     boolean post(SendWr wr, MemorySegment local, long localOffset, OutboundLanes lanes) {
-        Opcode op = wr.opcode();
-        long length = wr.length();
-        long n = outstanding.add(wr.wrId(), op, length, wr.signaled());
+        long n = outstanding.add(wr.wrId(), wr.opcode(), wr.length(), wr.signaled());
         if (n == OutstandingSends.FULL) return false;
+        if (admit(n, wr, local, localOffset) && frame(wr, n, local, localOffset, lanes, null) == LEFT && wr.length() <= inlineMaxBytes) {
+            doneLocally(n);
+        }
+        return true;
+    }
+
+    /**
+     * Posts two requests as one list ({@code QueuePair.postSend(first, second)}): both frames are queued
+     * before either is written, so they leave in one system call ({@link FrameBatch}; a large payload
+     * in a second). Only for a SEND, WRITE or WRITE_WITH_IMM of one frame each. Returns how many were posted.
+     */
+    int postPair(SendWr a, MemorySegment localA, long offsetA, SendWr b, MemorySegment localB, long offsetB, OutboundLanes lanes) {
+        long na = outstanding.add(a.wrId(), a.opcode(), a.length(), a.signaled());
+        if (na == OutstandingSends.FULL) return 0;
+        long nb = outstanding.add(b.wrId(), b.opcode(), b.length(), b.signaled());
+        if (nb == OutstandingSends.FULL) {
+            if (admit(na, a, localA, offsetA) && frame(a, na, localA, offsetA, lanes, null) == LEFT && a.length() <= inlineMaxBytes) {
+                doneLocally(na);
+            }
+            return 1;
+        }
+        if (!admit(na, a, localA, offsetA) || !admit(nb, b, localB, offsetB)) return 2; // failed: both flushed
+        OutboundLane laneA = lanes.laneOf(psn + na);
+        OutboundLane laneB = lanes.laneOf(psn + nb);
+        long ticketA = frame(a, na, localA, offsetA, lanes, laneA);
+        long ticketB = frame(b, nb, localB, offsetB, lanes, laneB);
+        laneA.pump();
+        if (laneB != laneA) laneB.pump();
+        if (ticketA > 0 && laneA.left(ticketA) && a.length() <= inlineMaxBytes) doneLocally(na);
+        if (ticketB > 0 && laneB.left(ticketB) && b.length() <= inlineMaxBytes) doneLocally(nb);
+        return 2;
+    }
+
+    /** Takes request {@code n} into the posted ones; false if the queue pair failed, which flushed it. */
+    private boolean admit(long n, SendWr wr, MemorySegment local, long localOffset) {
         synchronized (this) {
             if (failed) {
                 outstanding.flush(cq, qpn, failDetail);
-                return true;
+                return false;
             }
             posted = n + 1;
-            if (op == Opcode.RDMA_READ) reads.addLast(new PendingRead(n, local.asSlice(localOffset, length)));
+            if (wr.opcode() == Opcode.RDMA_READ) reads.addLast(new PendingRead(n, local.asSlice(localOffset, wr.length())));
         }
-        long seq = psn + n;
-        // A copied inline request completes here once its frame leaves, so the peer may hold its ack for a reply to
-        // carry. A larger one often waits for the sender thread, and then for its ack: that ack must not wait.
-        byte ack = length <= lazyMaxBytes ? REQ_ACK_LAZY : 0;
-        boolean left = switch (op) {
-            case SEND -> lanes.send(TYPE_SEND, ack, seq, local, localOffset, length, 0, 0, 0, nextRecvIndex++);
-            case RDMA_WRITE -> lanes.send(TYPE_WRITE, ack, seq, local, localOffset, length, wr.remoteAddress(), wr.rkey(), 0, 0);
-            case RDMA_WRITE_WITH_IMM -> lanes.send(TYPE_WRITE_IMM, ack, seq, local, localOffset, length, wr.remoteAddress(),
-                    wr.rkey(), wr.imm(), nextRecvIndex++);
-            case RDMA_READ -> {
-                lanes.sendReadRequest(seq, length, wr.remoteAddress(), wr.rkey());
-                yield false;
-            }
-        };
-        if (left && length <= inlineMaxBytes) doneLocally(n);
         return true;
+    }
+
+    private static final long LEFT = 1;
+
+    /**
+     * The frames of request {@code n}: sent now when {@code queueOn} is null (returns {@link #LEFT} if the
+     * message was one frame that reached the kernel during this call, else 0), or its one frame queued on
+     * {@code queueOn} (returns the lane's ticket). A copied inline request completes here once its frame leaves,
+     * so the peer may hold its ack for a reply to carry; a larger one often waits for the sender thread, and
+     * then for its ack: that ack must not wait.
+     */
+    private long frame(SendWr wr, long n, MemorySegment local, long offset, OutboundLanes lanes, OutboundLane queueOn) {
+        long seq = psn + n;
+        long length = wr.length();
+        byte ack = length <= lazyMaxBytes ? REQ_ACK_LAZY : 0;
+        Opcode op = wr.opcode();
+        if (op == Opcode.RDMA_READ) {
+            lanes.sendReadRequest(seq, length, wr.remoteAddress(), wr.rkey());
+            return 0;
+        }
+        byte type = op == Opcode.SEND ? TYPE_SEND : op == Opcode.RDMA_WRITE ? TYPE_WRITE : TYPE_WRITE_IMM;
+        long remote = op == Opcode.SEND ? 0 : wr.remoteAddress();
+        int rkey = op == Opcode.SEND ? 0 : wr.rkey();
+        int imm = op == Opcode.RDMA_WRITE_WITH_IMM ? wr.imm() : 0;
+        long recvIndex = op == Opcode.RDMA_WRITE ? 0 : nextRecvIndex++; // the receive it consumes at the peer
+        if (queueOn != null) return lanes.queue(queueOn, type, ack, seq, local, offset, length, remote, rkey, imm, recvIndex);
+        return lanes.send(type, ack, seq, local, offset, length, remote, rkey, imm, recvIndex) ? LEFT : 0;
     }
 
     /** Inline request {@code n} left whole during its post: it needs no ACK to complete. */

@@ -124,6 +124,25 @@ final class TcpQueuePair implements QueuePair, InboundSink, OutboundLane.Failure
         return requester.post(wr, local, localOffset, connection.outbound());
     }
 
+    /** Two SENDs or WRITEs of one frame each leave together ({@link Requester#postPair}); anything else goes one by one. */
+    @Override
+    public int postSend(SendWr first, SendWr second) {
+        if (!pairable(first) || !pairable(second) || state.state() != QpState.RTS) return QueuePair.super.postSend(first, second);
+        LocalRegion a = pd.regions().checkLocal(first.localAddress(), first.length(), first.lkey(), false);
+        LocalRegion b = pd.regions().checkLocal(second.localAddress(), second.length(), second.lkey(), false);
+        return requester.postPair(first, a == null ? MemorySegment.NULL : a.segment(), a == null ? 0 : first.localAddress() - a.address(),
+                second, b == null ? MemorySegment.NULL : b.segment(), b == null ? 0 : second.localAddress() - b.address(), connection.outbound());
+    }
+
+    @Override
+    public boolean coalescesListPosts() {
+        return true;
+    }
+
+    private boolean pairable(SendWr wr) {
+        return wr.opcode() != Opcode.RDMA_READ && connection.outbound().oneFrame(wr.length());
+    }
+
     @Override
     public boolean postRecv(RecvWr wr) {
         if (!state.canPostRecv()) throw new VerbsException("qp " + qpn + ": postRecv needs INIT or later, state is " + state.state());
