@@ -27,8 +27,8 @@ import java.util.EnumSet;
  *
  * <p><b>Flow control.</b> The sender may have at most {@code slotCount} chunks the receiver has not
  * freed. The receiver frees slots in order as it applies chunks and returns the count in a
- * zero-length RDMA_WRITE_WITH_IMM whose immediate is a credit ({@link ImmCodec}); credits are
- * coalesced, one message per link per progress pass. A credit message, not a counter written by
+ * zero-length RDMA_WRITE_WITH_IMM whose immediate is a credit ({@link ImmCodec}), when
+ * {@link CreditReturn} says: alone, or with the next chunk to the peer. A credit message, not a counter written by
  * RDMA_WRITE, because its completion orders everything: the receiver has finished reading the slot
  * (on the progress thread) before it posts the credit; the sender learns of the credit only through
  * its CQ, which the provider fills after the message arrived; and only then does it post the next
@@ -56,7 +56,6 @@ public final class Link implements AutoCloseable {
     private final MemoryRegion slotsRegion;
     private final WorkCompletion[] wcs = WorkCompletion.array(16);
     private final RecvWr recvWr = new RecvWr(WrIds.RECV, Sge.EMPTY);
-    private final SendWr creditWr = SendWr.send(WrIds.CREDIT, Sge.EMPTY); // refilled per credit return: the running total
     private final Trailers trailers; // the CRC-32C trailers (JCCL_CHECKSUM); null on a link without checksums
     private final SendWr dataWr = SendWr.send(WrIds.DATA, Sge.EMPTY); // refilled per chunk: providers copy what they keep
     private final DirectReads direct; // the descriptors this side sends instead of chunks
@@ -66,6 +65,7 @@ public final class Link implements AutoCloseable {
     private final ArrivalRing arrivals;
     private SendListener sendListener;
     private boolean directOn = true;
+    private final CreditReturn credits;
 
     /** Told when a data chunk posted on this link has completed locally (its source may be reused). */
     public interface SendListener { void sendCompleted(int op); }
@@ -99,6 +99,7 @@ public final class Link implements AutoCloseable {
         }
         this.window = new SendWindow(n, sendDepth, fifo.checksummed() ? 2 : 1);
         this.arrivals = new ArrivalRing(n);
+        this.credits = new CreditReturn(arrivals, window, n, qp.coalescesListPosts());
         qp.modifyToInit();
         for (int i = 0; i < recvDepth; i++) postRecv();
     }
@@ -225,8 +226,15 @@ public final class Link implements AutoCloseable {
 
     /** Writes {@code bytes} at {@code address} into the peer's slot of {@code chunk} with {@code imm}; {@code readByPeer}: see SendWindow. */
     private void postChunk(long address, long bytes, int lkey, long chunk, int imm, boolean readByPeer, SendListener listener, int op) {
-        post(dataWr.set(WrIds.DATA, Opcode.RDMA_WRITE_WITH_IMM, address, bytes, lkey, peerSlots.at(fifo.offsetOf(chunk)), peerSlots.rkey(),
-                imm, true));
+        dataWr.set(WrIds.DATA, Opcode.RDMA_WRITE_WITH_IMM, address, bytes, lkey, peerSlots.at(fifo.offsetOf(chunk)), peerSlots.rkey(), imm, true);
+        if (credits.rideWithChunk()) {
+            int posted;
+            try { posted = qp.postSend(credits.message(peerSlots), dataWr); } catch (VerbsException e) { throw refused(e); }
+            if (posted > 0) credits.posted();
+            if (posted < 2) throw new ExecFailure.LinkLost(peer, channel, null, "send queue full although credits allowed the chunk");
+        } else {
+            post(dataWr);
+        }
         sendListener = listener;
         window.dataPosted(op, readByPeer);
     }
@@ -268,20 +276,10 @@ public final class Link implements AutoCloseable {
         try { return qp.postSend(wr); } catch (VerbsException e) { throw refused(e); }
     }
 
-    /**
-     * Returns freed slots to the peer in one message; returns 1 if it posted one. Unless {@code force}d, only when half the
-     * FIFO waits to be returned: below that the peer still has half its credits, so the message can wait for a moment when
-     * this thread has nothing better to do, off the critical path of small operations.
-     */
+    /** Returns freed slots to the peer in one message ({@link CreditReturn} says when); returns 1 if it posted one. */
     public int flushCredits(boolean force) {
-        int n = arrivals.toReturn();
-        if (n == 0 || (!force && 2 * n < fifo.slotCount()) || !window.roomInSendQueue(1)) return 0;
-        // Zero bytes into the peer's FIFO: a valid target even for providers that check the rkey of an empty write.
-        creditWr.set(WrIds.CREDIT, Opcode.RDMA_WRITE_WITH_IMM, 0, 0, 0, peerSlots.address(), peerSlots.rkey(),
-                ImmCodec.credit(arrivals.returnedTotalAfterThis()), true);
-        if (!postUncounted(creditWr)) return 0;
-        window.creditPosted();
-        arrivals.returned();
+        if (!credits.dueAlone(force) || !postUncounted(credits.message(peerSlots))) return 0;
+        credits.posted();
         return 1;
     }
 
