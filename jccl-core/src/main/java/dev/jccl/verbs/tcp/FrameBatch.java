@@ -56,7 +56,7 @@ final class FrameBatch {
     private void add(OutFrame f, boolean data) {
         frames[count] = f;
         isData[count] = data;
-        partCount += f.ownBuffers() ? f.parts(parts, partCount) : f.headerPart(parts, partCount);
+        partCount += f.parts(parts, partCount);
         count++;
     }
 

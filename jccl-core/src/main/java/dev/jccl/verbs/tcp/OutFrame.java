@@ -80,18 +80,15 @@ final class OutFrame {
         return payload == null || gather;
     }
 
-    /** Puts this frame's buffers into {@code into} from {@code at}; returns how many (header, then any payload). */
+    /**
+     * Puts this frame's own buffers into {@code into} from {@code at}: the header, then the payload if it is
+     * copied here (a view of registered memory is written apart, see the class comment); returns how many.
+     */
     int parts(ByteBuffer[] into, int at) {
         into[at] = codec.buffer();
-        if (payload == null) return 1;
+        if (payload == null || !gather) return 1;
         into[at + 1] = payload;
         return 2;
-    }
-
-    /** Puts only this frame's header into {@code into} at {@code at}; returns 1. */
-    int headerPart(ByteBuffer[] into, int at) {
-        into[at] = codec.buffer();
-        return 1;
     }
 
     /** Bytes of this frame not yet written. */

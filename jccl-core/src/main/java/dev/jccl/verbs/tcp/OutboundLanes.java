@@ -113,7 +113,7 @@ final class OutboundLanes implements AutoCloseable {
     }
 
     void sendReadRequest(long seq, long length, long remoteAddress, int rkey) {
-        OutboundLane l = lanes[(int) Long.remainderUnsigned(seq, lanes.length)];
+        OutboundLane l = laneOf(seq);
         OutFrame f = l.obtain();
         f.codec.encode(TYPE_READ_REQUEST, (byte) 0, 0, seq, length, 0, remoteAddress, rkey, 0, 0);
         f.codec.ack(takeDeferredAck());

@@ -100,9 +100,7 @@ final class Requester {
     boolean post(SendWr wr, MemorySegment local, long localOffset, OutboundLanes lanes) {
         long n = outstanding.add(wr.wrId(), wr.opcode(), wr.length(), wr.signaled());
         if (n == OutstandingSends.FULL) return false;
-        if (admit(n, wr, local, localOffset) && frame(wr, n, local, localOffset, lanes, null) == LEFT && wr.length() <= inlineMaxBytes) {
-            doneLocally(n);
-        }
+        if (admit(n, wr, local, localOffset)) sendNow(wr, n, local, localOffset, lanes);
         return true;
     }
 
@@ -116,9 +114,7 @@ final class Requester {
         if (na == OutstandingSends.FULL) return 0;
         long nb = outstanding.add(b.wrId(), b.opcode(), b.length(), b.signaled());
         if (nb == OutstandingSends.FULL) {
-            if (admit(na, a, localA, offsetA) && frame(a, na, localA, offsetA, lanes, null) == LEFT && a.length() <= inlineMaxBytes) {
-                doneLocally(na);
-            }
+            if (admit(na, a, localA, offsetA)) sendNow(a, na, localA, offsetA, lanes);
             return 1;
         }
         if (!admit(na, a, localA, offsetA) || !admit(nb, b, localB, offsetB)) return 2; // failed: both flushed
@@ -128,9 +124,19 @@ final class Requester {
         long ticketB = frame(b, nb, localB, offsetB, lanes, laneB);
         laneA.pump();
         if (laneB != laneA) laneB.pump();
-        if (ticketA > 0 && laneA.left(ticketA) && a.length() <= inlineMaxBytes) doneLocally(na);
-        if (ticketB > 0 && laneB.left(ticketB) && b.length() <= inlineMaxBytes) doneLocally(nb);
+        if (ticketA > 0 && laneA.left(ticketA)) leftAtPost(a, na);
+        if (ticketB > 0 && laneB.left(ticketB)) leftAtPost(b, nb);
         return 2;
+    }
+
+    /** Sends request {@code n}'s frames now; an inline one whose frame left during the call is done. */
+    private void sendNow(SendWr wr, long n, MemorySegment local, long offset, OutboundLanes lanes) {
+        if (frame(wr, n, local, offset, lanes, null) == LEFT) leftAtPost(wr, n);
+    }
+
+    /** Request {@code n}'s one frame reached the kernel during its post: an inline request needs no ACK. */
+    private void leftAtPost(SendWr wr, long n) {
+        if (wr.length() <= inlineMaxBytes) doneLocally(n);
     }
 
     /** Takes request {@code n} into the posted ones; false if the queue pair failed, which flushed it. */
