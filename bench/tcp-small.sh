@@ -4,7 +4,7 @@
 #   allreduce float32 sum, 2 ranks, 8 B - 2 KiB and 256 KiB - 8 MiB:
 #     jccl over tcp as shipped (JCCL_TCP_INLINE=auto: the links complete small chunks on post), with
 #     JCCL_TCP_INLINE=0 (every chunk waits for its ACK), with JCCL_TCP_SOCKET_WAIT=1 (the waiting caller sleeps on
-#     its sockets), with JCCL_QPS_PER_CONNECTION=2
+#     its sockets), with JCCL_QPS_PER_CONNECTION=2, with JCCL_TCP_SHARED_SOCKETS=0 (a socket per direction)
 #     vs Open MPI with --mca btl tcp,self --mca btl_tcp_if_include lo (when mpirun is installed)
 # Usage: bench/tcp-small.sh [ROUNDS]   (default 3). On a shared host run it under flock, as JCCL_BENCH_LOCK does for the others.
 set -euo pipefail
@@ -44,6 +44,7 @@ for ((i = 1; i <= rounds; i++)); do
     jccl_ar jccl-rc "$1" "$2" JCCL_TCP_INLINE=0
     jccl_ar jccl-new "$1" "$2" JCCL_TCP_SOCKET_WAIT=1
     jccl_ar jccl-2sock "$1" "$2" JCCL_QPS_PER_CONNECTION=2
+    jccl_ar jccl-split "$1" "$2" JCCL_TCP_SHARED_SOCKETS=0
     mpi_ar "$1" "$2"
   done
 done
@@ -57,10 +58,11 @@ printf "%-24s %10s %10s\n" "" "us" "speedup"
 for c in lat-inline0 lat-inline8K pingpong; do printf "%-24s %10s %10s\n" "$c" "$(med $c 8)" "$(ratio "$(med $c 8)" "$p")"; done
 echo
 echo "allreduce float32 sum, 2 ranks over tcp: median us per call over $rounds rounds; speedup = Open MPI / jccl"
-printf "%10s %10s %10s %10s %10s %10s %8s %8s %8s %8s\n" bytes jccl inline=0 sockwait 2sockets ompi-tcp "vs ompi" "0/ompi" "sw/ompi" "2s/ompi"
+printf "%10s %10s %10s %10s %10s %10s %10s %8s %8s %8s %8s %8s\n" bytes jccl inline=0 sockwait 2sockets split ompi-tcp "vs ompi" "0/ompi" "sw/ompi" \
+  "2s/ompi" "sp/ompi"
 for b in $(awk '$1=="jccl" {print $2}' "$out" | sort -n -u); do
-  j=$(med jccl "$b"); r=$(med jccl-rc "$b"); n=$(med jccl-new "$b"); s=$(med jccl-2sock "$b"); o=$(med ompi "$b")
-  printf "%10s %10s %10s %10s %10s %10s %8s %8s %8s %8s\n" "$b" "$j" "$r" "$n" "$s" "$o" "$(ratio "$j" "$o")" "$(ratio "$r" "$o")" \
-    "$(ratio "$n" "$o")" "$(ratio "$s" "$o")"
+  j=$(med jccl "$b"); r=$(med jccl-rc "$b"); n=$(med jccl-new "$b"); s=$(med jccl-2sock "$b"); p=$(med jccl-split "$b"); o=$(med ompi "$b")
+  printf "%10s %10s %10s %10s %10s %10s %10s %8s %8s %8s %8s %8s\n" "$b" "$j" "$r" "$n" "$s" "$p" "$o" "$(ratio "$j" "$o")" "$(ratio "$r" "$o")" \
+    "$(ratio "$n" "$o")" "$(ratio "$s" "$o")" "$(ratio "$p" "$o")"
 done
 rm -f "$out"

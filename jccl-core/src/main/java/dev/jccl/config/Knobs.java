@@ -31,6 +31,10 @@ public final class Knobs {
             Knobs::positiveDuration, "bound on every blocking wait (store, connect, completion)");
     public static final Knob<Integer> QPS_PER_CONNECTION = new Knob<>("JCCL_QPS_PER_CONNECTION", "1",
             s -> intIn(s, 1, 64), "sockets a tcp queue pair spreads its traffic over");
+    public static final Knob<Boolean> TCP_SHARED_SOCKETS = new Knob<>("JCCL_TCP_SHARED_SOCKETS", "1",
+            Knobs::bool, "1 (the default): each socket of a tcp queue pair carries both directions, opened by the side whose"
+                    + " listener address and qpn sort first, so TCP acknowledges one side's data on the other side's and a small"
+                    + " exchange costs two segments, not four; 0 = each side opens its own sockets and writes only on them");
     /** JCCL_TCP_INLINE=auto: only queue pairs created with {@code QpInitAttr.sendBufferCompletion} complete locally (any size that left at its post). */
     public static final long TCP_INLINE_AUTO = -1;
     public static final Knob<Long> TCP_INLINE = new Knob<>("JCCL_TCP_INLINE", "auto",
@@ -112,7 +116,8 @@ public final class Knobs {
 
     /** All knobs, in the order devinfo -v prints them. */
     public static final List<Knob<?>> ALL = List.of(DEBUG, DEBUG_SUBSYS, DEBUG_FILE, LOG, TRANSPORT, TIMEOUT_NS,
-            QPS_PER_CONNECTION, TCP_INLINE, TCP_SOCKET_WAIT, TCP_CONGESTION, SOCKET_IFNAME, AUTH_TOKEN, SHM_DIR, HEARTBEAT_NS, RNR_TIMEOUT_NS, SPIN_NS, HOST_ID,
+            QPS_PER_CONNECTION, TCP_SHARED_SOCKETS, TCP_INLINE, TCP_SOCKET_WAIT, TCP_CONGESTION, SOCKET_IFNAME, AUTH_TOKEN, SHM_DIR,
+            HEARTBEAT_NS, RNR_TIMEOUT_NS, SPIN_NS, HOST_ID,
             STORE_HOSTED, ALGO, NCHANNELS, CHUNKSIZE, BUFFSIZE, REDUCE_KERNEL, CHECKSUM, TRACE, JAVA_OPTS, PROTO,
             DIRECT, TCP_ADVERTISE,
             INLINE);

@@ -60,8 +60,11 @@ final class Connector {
         return a.getAddress().getHostAddress() + ":" + a.getPort();
     }
 
-    /** Returns a connected, authenticated, accepted channel (still blocking), or throws naming the peer. */
-    static SocketChannel open(InetAddress local, InetSocketAddress target, HelloDescriptor.Hello hello, String token,
+    /** An accepted lane: its channel (still blocking) and, for a shared socket, the peer queue pair's window (else 0). */
+    record Opened(SocketChannel channel, int peerWindow) {}
+
+    /** Returns a connected, authenticated, accepted lane, or throws naming the peer. */
+    static Opened open(InetAddress local, InetSocketAddress target, HelloDescriptor.Hello hello, String token,
                               long heartbeatNs, Deadline deadline) {
         String peer = address(target);
         SocketChannel ch = null;
@@ -80,10 +83,18 @@ final class Connector {
                         + e.getMessage(), e);
             }
             HelloDescriptor.write(new DataOutputStream(out), hello);
-            String verdict = new DataInputStream(in).readUTF();
-            if (!verdict.isEmpty()) throw new VerbsException("peer " + peer + " refused lane " + hello.lane() + ": " + verdict);
+            DataInputStream din = new DataInputStream(in);
+            String verdict = din.readUTF();
+            if (!verdict.isEmpty()) {
+                throw new VerbsException("peer " + peer + (hello.probe() ? " answered: " : " refused lane " + hello.lane() + ": ") + verdict);
+            }
+            int peerWindow = 0;
+            if (hello.shared()) {
+                peerWindow = din.readInt();
+                HelloDescriptor.checkWindow("peer " + peer + " announced window", peerWindow);
+            }
             ch.socket().setSoTimeout(0);
-            return ch;
+            return new Opened(ch, peerWindow);
         } catch (VerbsException e) {
             closeQuietly(ch);
             throw e;
@@ -95,6 +106,20 @@ final class Connector {
             closeQuietly(ch);
             throw new VerbsException("cannot connect lane " + hello.lane() + " from " + local.getHostAddress() + " to peer "
                     + peer + ": " + e, e);
+        }
+    }
+
+    /**
+     * Asks the peer's listener whether queue pair {@code hello.targetQpn()} is still there to open the
+     * shared sockets; returns null when it is, else why not (a closed listener, a queue pair gone or in ERR).
+     */
+    static String probe(InetAddress local, InetSocketAddress target, HelloDescriptor.Hello hello, String token, long heartbeatNs,
+                        Deadline deadline) {
+        try {
+            closeQuietly(open(local, target, hello, token, heartbeatNs, deadline).channel());
+            return null;
+        } catch (VerbsException e) {
+            return e.getMessage();
         }
     }
 

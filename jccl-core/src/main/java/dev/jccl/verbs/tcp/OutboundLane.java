@@ -5,17 +5,17 @@ import java.io.IOException;
 import java.nio.channels.CancelledKeyException;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.ClosedSelectorException;
-import java.nio.channels.SelectionKey;
-import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
-import java.util.function.Consumer;
 
 /**
- * One socket this side opened towards the peer. Everything this queue pair sends travels on its
- * outbound lanes: requests, and replies (ACK, NAK, READ_RESPONSE) to the peer's requests. The peer
- * never writes on it, so the socket is read only to notice the peer going away.
+ * The writing side of one socket to the peer. Everything this queue pair sends travels on its
+ * outbound lanes: requests, and replies (ACK, NAK, READ_RESPONSE) to the peer's requests. A shared
+ * socket ({@link TcpConnection}) is read by the queue pair's {@link ReceiverAgent}, which also notices
+ * the peer going away; a send-only one is read here, only for that. The lane of a shared socket the
+ * peer opens starts pending: frames queue until {@link #attach} gives it the socket, which must happen
+ * within JCCL_TIMEOUT.
  *
  * <p>Blocking contract: {@link #submit} never blocks. The socket is non-blocking; whoever holds
  * {@code writeLock} writes queued frames until the kernel buffer is full. A posting thread that finds
@@ -42,9 +42,7 @@ final class OutboundLane implements AutoCloseable {
 
     final int index;
     final String peer;
-    private final SocketChannel channel;
-    private final Selector selector;
-    private final SelectionKey key;
+    private final LaneSocket socket;
     private final long timeoutNs;
     private final long heartbeatNs;
     private final FailureHandler onFailure;
@@ -63,24 +61,45 @@ final class OutboundLane implements AutoCloseable {
         queues.recycle(f);
     };
     private volatile boolean sending; // the sender thread has frames to write (large ones, or a full socket)
-    private boolean peerSpoke; // sender thread only: the socket became readable in the last select
-    /** Made once: a select with an action keeps no selected-key set, which allocates on every wake-up. */
-    private final Consumer<SelectionKey> onReady = k -> peerSpoke |= k.isReadable();
     private volatile boolean closing, closed;
 
-    OutboundLane(int index, SocketChannel channel, String peer, long timeoutNs, long heartbeatNs, FailureHandler onFailure,
-                 String threadName) throws IOException {
+    /** A lane on {@code channel}; {@code shared}: the peer writes on the socket too. */
+    OutboundLane(int index, SocketChannel channel, boolean shared, String peer, long timeoutNs, long heartbeatNs,
+                 FailureHandler onFailure, String threadName) throws IOException {
+        this(index, channel, shared, peer, timeoutNs, heartbeatNs, onFailure, threadName, null);
+    }
+
+    /** A pending lane of a shared socket the peer opens; {@code peerCheck} is asked every heartbeat until then. */
+    static OutboundLane pending(int index, String peer, long timeoutNs, long heartbeatNs, FailureHandler onFailure, String threadName,
+                                LaneSocket.PeerCheck peerCheck) throws IOException {
+        return new OutboundLane(index, null, true, peer, timeoutNs, heartbeatNs, onFailure, threadName, peerCheck);
+    }
+
+    private OutboundLane(int index, SocketChannel channel, boolean shared, String peer, long timeoutNs, long heartbeatNs,
+                         FailureHandler onFailure, String threadName, LaneSocket.PeerCheck peerCheck) throws IOException {
         this.heartbeatNs = heartbeatNs;
         this.index = index;
-        this.channel = channel;
         this.peer = peer;
         this.timeoutNs = timeoutNs;
         this.onFailure = onFailure;
-        channel.configureBlocking(false);
-        this.selector = Selector.open();
-        this.key = channel.register(selector, SelectionKey.OP_READ);
+        this.socket = new LaneSocket(channel, shared, peerCheck);
         this.agent = Thread.ofPlatform().daemon().name(threadName).unstarted(this::runAgent);
         agent.start();
+    }
+
+    /** Gives a pending lane its socket, once the peer has its verdict, and writes what was queued meanwhile. */
+    void attach(SocketChannel ch) throws IOException {
+        writeLock.lock();
+        try {
+            if (closing) {
+                ch.shutdownOutput(); // in ERR before the socket came: the peer sees the end, as it would from the sender thread
+                return;
+            }
+            if (!socket.attach(ch)) return;
+        } finally {
+            writeLock.unlock();
+        }
+        pump();
     }
 
     OutFrame obtain() {
@@ -135,7 +154,7 @@ final class OutboundLane implements AutoCloseable {
     /** Stops taking data; pending control frames still go out, then the output is shut. */
     void shutdown() {
         closing = true;
-        selector.wakeup();
+        socket.wakeup();
     }
 
     /**
@@ -143,6 +162,7 @@ final class OutboundLane implements AutoCloseable {
      * the sender thread (a hand-off waits for a wake-up and for a core the ranks' callers may keep busy).
      */
     void pump() {
+        if (socket.channel() == null) return; // pending: attach pumps
         while (writeLock.tryLock()) {
             int result;
             IOException failure = null;
@@ -160,7 +180,7 @@ final class OutboundLane implements AutoCloseable {
             }
             if (result != DRAINED) {
                 sending = true;
-                selector.wakeup();
+                socket.wakeup();
                 return;
             }
             if (!hasQueued()) return;
@@ -169,6 +189,7 @@ final class OutboundLane implements AutoCloseable {
 
     /** Caller holds writeLock. Writes until the queue is empty or the socket is full; small frames queued together in one write. */
     private int drain() throws IOException {
+        SocketChannel channel = socket.channel();
         while (true) {
             if (current == null) {
                 int batched = queues.take(batch, closing);
@@ -203,6 +224,7 @@ final class OutboundLane implements AutoCloseable {
         long stalledSinceNs = 0;
         long writesSeen = -1;
         try {
+            if (!socket.awaitAttached(() -> closing, timeoutNs, heartbeatNs, peer, index)) return;
             while (!closed) {
                 int result;
                 long writesNow;
@@ -215,7 +237,7 @@ final class OutboundLane implements AutoCloseable {
                     idleNs = System.nanoTime() - lastWriteNs;
                     // Under the lock, so no inline writer is cut off in the middle of a frame.
                     if (result == DRAINED && closing) {
-                        channel.shutdownOutput();
+                        socket.channel().shutdownOutput();
                         return;
                     }
                 } finally {
@@ -226,7 +248,7 @@ final class OutboundLane implements AutoCloseable {
                         queues.queueHeartbeat();
                         continue;
                     }
-                    if (!hasQueued()) selector.select(onReady, Math.min(SELECT_MS, Math.max(1, (heartbeatNs - idleNs) / 1_000_000)));
+                    if (!hasQueued()) socket.awaitIdle(Math.min(SELECT_MS, Math.max(1, (heartbeatNs - idleNs) / 1_000_000)));
                 } else {
                     long now = System.nanoTime();
                     if (writesNow != writesSeen) {
@@ -236,23 +258,15 @@ final class OutboundLane implements AutoCloseable {
                         throw new IOException("peer " + peer + " has not read from lane " + index + " for "
                                 + TimeUnit.NANOSECONDS.toSeconds(timeoutNs) + " s (JCCL_TIMEOUT)");
                     }
-                    key.interestOps(SelectionKey.OP_READ | SelectionKey.OP_WRITE);
-                    selector.select(onReady, SELECT_MS);
-                    key.interestOps(SelectionKey.OP_READ);
+                    socket.awaitWritable(SELECT_MS);
                 }
-                checkPeerStillThere();
+                socket.checkPeerStillThere(peer, index);
             }
         } catch (ClosedChannelException | ClosedSelectorException | CancelledKeyException e) {
             if (!closed) report(new EOFException("lane " + index + " to " + peer + " was closed"));
         } catch (IOException e) {
             report(e);
         }
-    }
-
-    /** The peer never writes here; readable means it closed (EOF) or broke the protocol. */
-    private void checkPeerStillThere() throws IOException {
-        if (peerSpoke) Connector.checkSendOnly(channel, peer, index);
-        peerSpoke = false;
     }
 
     /** Whether this lane's sender thread is busy writing (bulk data, or a socket that is full). */
@@ -273,8 +287,7 @@ final class OutboundLane implements AutoCloseable {
     public void close() {
         closed = true;
         closing = true;
-        Connector.closeQuietly(channel);
-        selector.wakeup();
+        socket.close();
         if (Thread.currentThread() != agent) {
             try {
                 agent.join(TimeUnit.SECONDS.toMillis(5));
@@ -282,6 +295,6 @@ final class OutboundLane implements AutoCloseable {
                 Thread.currentThread().interrupt();
             }
         }
-        Connector.closeQuietly(selector);
+        socket.closeSelector();
     }
 }

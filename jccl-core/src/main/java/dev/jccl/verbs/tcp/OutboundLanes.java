@@ -56,6 +56,10 @@ final class OutboundLanes implements AutoCloseable {
         return lanes.length;
     }
 
+    OutboundLane lane(int index) {
+        return lanes[index];
+    }
+
     static long chunkBytes(long msgLength, int laneCount) {
         if (laneCount == 1 || msgLength <= STRIPE_MIN_BYTES) return Math.max(1, Math.min(msgLength, MAX_CHUNK_BYTES));
         long perLane = (msgLength + laneCount - 1) / laneCount;

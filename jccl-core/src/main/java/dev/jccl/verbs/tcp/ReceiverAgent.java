@@ -16,8 +16,8 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 
 /**
- * Who reads one inbound socket (one the peer opened to our listener), and when. Two kinds of thread
- * drive its {@link InboundStream}, one at a time under {@code lock}:
+ * Who reads one socket the peer writes on (one it opened to our listener, or a shared one), and
+ * when. Two kinds of thread drive its {@link InboundStream}, one at a time under {@code lock}:
  * <ul>
  *   <li>a consumer waiting on a completion queue of this queue pair ({@link TcpCompletionQueue}):
  *       it sleeps on the socket itself, so the peer's data wakes the very thread that waits for the
@@ -76,6 +76,10 @@ final class ReceiverAgent implements InboundStream.Handler {
         this.consumers = new ConsumerKeys(consumers);
         this.selector = Selector.open();
         this.thread = Thread.ofPlatform().daemon().name(threadName).unstarted(this::run);
+    }
+
+    SocketChannel channel() {
+        return stream.channel();
     }
 
     /** Makes the socket non-blocking, lets the consumers see it, and starts the receiver thread. */

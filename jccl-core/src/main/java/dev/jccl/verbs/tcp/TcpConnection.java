@@ -13,13 +13,23 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * The sockets of one queue pair. Each side opens its own {@code laneCount} sockets to the peer's
- * listener and writes only on those (requests and replies alike); it reads only the sockets the peer
- * opened to it, one receiver thread each. So every socket carries one direction, has one writer side
- * and one reader thread, and the two directions never wait on each other: a responder busy sending a
- * large READ_RESPONSE never stops reading, and neither side can deadlock the other through full
- * buffers. Inbound sockets may arrive before this side is RTR; they are checked against the peer named
- * at RTR on whichever happens second.
+ * The sockets of one queue pair, {@code laneCount} of them, in one of two shapes.
+ *
+ * <p>Shared (JCCL_TCP_SHARED_SOCKETS=1, the default): each socket carries both directions. The side
+ * whose listener address and qpn sort first opens them; the other side's lanes start pending and take
+ * the sockets as its listener accepts them. One socket per lane lets TCP acknowledge one side's data in
+ * the header of the other side's: with a socket per direction every data segment drew a pure ACK
+ * segment, whose sending made the reader's read about three times as costly, and an 8 B exchange took
+ * four segments instead of two.
+ *
+ * <p>Split (JCCL_TCP_SHARED_SOCKETS=0, and a queue pair connected to itself): each side opens its own
+ * sockets to the peer's listener, writes only on those and reads only the sockets the peer opened.
+ *
+ * <p>Either way each socket has one writer ({@link OutboundLane}) and one reader ({@link ReceiverAgent})
+ * per direction, and reading never waits on writing: a responder busy sending a large READ_RESPONSE
+ * never stops reading, and neither side can deadlock the other through full buffers. Inbound sockets
+ * may arrive before this side is RTR; they are checked against the peer named at RTR on whichever
+ * happens second.
  */
 final class TcpConnection {
     private final TcpQueuePair qp;
@@ -29,6 +39,7 @@ final class TcpConnection {
     private volatile String description;
     private HelloDescriptor.Hello inboundHello; // guarded by this
     private ReceiverAgent[] inbound;            // guarded by this
+    private SocketChannel[] acceptedShared;     // guarded by this: shared sockets told their verdict, by lane
     private volatile ReceiverAgent[] started = new ReceiverAgent[0]; // read without the lock on every postRecv
     private boolean closed;                     // guarded by this
 
@@ -38,40 +49,126 @@ final class TcpConnection {
         this.description = "qp " + qp.qpn() + " (not connected) via NET/Socket " + context.deviceLabel();
     }
 
-    /** Opens and authenticates every outbound lane to {@code peer}; all or nothing. Blocking, bounded by JCCL_TIMEOUT. */
+    private enum Role { SPLIT, OPENER, ACCEPTOR }
+
+    /** Who opens the sockets to {@code peer}: both sides compute the same answer from the same two addresses. */
+    private Role role(ConnectInfo peer) {
+        if (!context.sharedSockets()) return Role.SPLIT;
+        int order = context.gid().compareTo(peer.gid());
+        if (order == 0) order = Integer.compare(qp.qpn(), peer.qpn());
+        return order == 0 ? Role.SPLIT : order < 0 ? Role.OPENER : Role.ACCEPTOR;
+    }
+
+    /**
+     * Opens and authenticates every lane to {@code peer}, all or nothing, or (the accepting side of shared
+     * sockets) sets up pending lanes and returns at once. Blocking, bounded by JCCL_TIMEOUT.
+     */
     OutboundLanes connect(ConnectInfo peer, int window, int psn) {
-        InetSocketAddress target = parseGid(peer.gid());
+        Role role = role(peer);
         int laneCount = context.lanesPerConnection();
-        Deadline deadline = Deadline.after(context.timeoutNs());
         List<OutboundLane> lanes = new ArrayList<>();
+        List<ReceiverAgent> readers = new ArrayList<>();
         try {
-            for (int i = 0; i < laneCount; i++) {
-                HelloDescriptor.Hello hello = new HelloDescriptor.Hello(peer.qpn(), qp.qpn(), i, laneCount, window, psn);
-                SocketChannel ch = Connector.open(context.address(), target, hello, context.token(), context.heartbeatNs(),
-                        deadline);
-                context.applyCongestion(ch); // this side's lanes carry the data
-                try {
-                    lanes.add(new OutboundLane(i, ch, Connector.address(target), context.timeoutNs(), context.heartbeatNs(), qp,
-                            "jccl-tcp-send-qp" + qp.qpn() + "-lane" + i));
-                } catch (IOException e) {
-                    Connector.closeQuietly(ch);
-                    throw new VerbsException("cannot set up lane " + i + " to " + peer.gid() + ": " + e, e);
-                }
-            }
+            int peerWindow = 0;
+            if (role == Role.ACCEPTOR) pendingLanes(peer, window, psn, laneCount, lanes);
+            else peerWindow = openLanes(peer, window, psn, role == Role.OPENER, lanes, readers);
             synchronized (this) {
                 if (closed) throw new VerbsException("qp " + qp.qpn() + " was closed while connecting");
                 String mismatch = mismatch(inboundHello, peer);
+                if (mismatch == null && inboundHello != null) mismatch = shapeMismatch(role, inboundHello, laneCount);
                 if (mismatch != null) throw new VerbsException(mismatch);
+                if (role == Role.OPENER) {
+                    inboundHello = new HelloDescriptor.Hello(qp.qpn(), peer.qpn(), 0, laneCount, peerWindow, peer.psn(), HelloDescriptor.SHARED);
+                    inbound = readers.toArray(ReceiverAgent[]::new);
+                }
                 remote = peer;
                 outbound = new OutboundLanes(lanes);
+                if (role == Role.ACCEPTOR && acceptedShared != null) {
+                    for (int i = 0; i < laneCount; i++) if (acceptedShared[i] != null) attachShared(i, acceptedShared[i]);
+                }
             }
         } catch (RuntimeException e) {
             for (OutboundLane l : lanes) l.close();
+            for (ReceiverAgent r : readers) r.close();
             throw e;
         }
-        description = "qp " + qp.qpn() + " -> " + peer.gid() + " qp " + peer.qpn() + " via NET/Socket "
-                + context.deviceLabel() + " (" + laneCount + (laneCount == 1 ? " socket)" : " sockets)");
+        if (role == Role.OPENER) for (int i = 0; i < laneCount; i++) startLane(i);
+        description = "qp " + qp.qpn() + " -> " + peer.gid() + " qp " + peer.qpn() + " via NET/Socket " + context.deviceLabel() + " ("
+                + laneCount + (laneCount == 1 ? " socket" : " sockets") + (role == Role.SPLIT ? " each way)" : ", shared)");
         return outbound;
+    }
+
+    /** Opens the lanes, and for shared sockets their readers; returns the peer's window as it announced it (0 for split ones). */
+    private int openLanes(ConnectInfo peer, int window, int psn, boolean shared, List<OutboundLane> lanes, List<ReceiverAgent> readers) {
+        InetSocketAddress target = parseGid(peer.gid());
+        int laneCount = context.lanesPerConnection();
+        Deadline deadline = Deadline.after(context.timeoutNs());
+        int peerWindow = 0;
+        for (int i = 0; i < laneCount; i++) {
+            HelloDescriptor.Hello hello = new HelloDescriptor.Hello(peer.qpn(), qp.qpn(), i, laneCount, window, psn,
+                    shared ? HelloDescriptor.SHARED : HelloDescriptor.SPLIT);
+            Connector.Opened opened = Connector.open(context.address(), target, hello, context.token(), context.heartbeatNs(), deadline);
+            SocketChannel ch = opened.channel();
+            peerWindow = opened.peerWindow();
+            context.applyCongestion(ch); // this side's lanes carry the data
+            String address = Connector.address(target);
+            try {
+                lanes.add(new OutboundLane(i, ch, shared, address, context.timeoutNs(), context.heartbeatNs(), qp, senderName(i)));
+                if (shared) readers.add(receiver(ch, address, i));
+            } catch (IOException e) {
+                Connector.closeQuietly(ch);
+                throw new VerbsException("cannot set up lane " + i + " to " + peer.gid() + ": " + e, e);
+            }
+        }
+        return peerWindow;
+    }
+
+    /**
+     * The accepting side's lanes, pending until the peer opens their sockets. A peer that is gone already
+     * fails the connect, as a refused connect does; one that goes before opening them is noticed by a
+     * probe every heartbeat (see {@link LaneSocket}), not by waiting out JCCL_TIMEOUT.
+     */
+    private void pendingLanes(ConnectInfo peer, int window, int psn, int laneCount, List<OutboundLane> lanes) {
+        LaneSocket.PeerCheck check = budgetNs -> probe(peer, window, psn, budgetNs);
+        String gone = check.whyGone(context.timeoutNs());
+        if (gone != null) {
+            throw new VerbsException("qp " + qp.qpn() + " cannot wait for " + peer.gid() + " qp " + peer.qpn() + " to open the shared sockets: "
+                    + gone);
+        }
+        for (int i = 0; i < laneCount; i++) {
+            try {
+                lanes.add(OutboundLane.pending(i, peer.gid() + " qp " + peer.qpn(), context.timeoutNs(), context.heartbeatNs(), qp,
+                        senderName(i), check));
+            } catch (IOException e) {
+                throw new VerbsException("cannot set up lane " + i + " for " + peer.gid() + ": " + e, e);
+            }
+        }
+    }
+
+    private String probe(ConnectInfo peer, int window, int psn, long budgetNs) {
+        HelloDescriptor.Hello hello = new HelloDescriptor.Hello(peer.qpn(), qp.qpn(), 0, 1, window, psn, HelloDescriptor.PROBE);
+        return Connector.probe(context.address(), parseGid(peer.gid()), hello, context.token(), context.heartbeatNs(), Deadline.after(budgetNs));
+    }
+
+    /** Why socket {@code h} that reached us does not fit the shape this side chose, or null. */
+    private String shapeMismatch(Role role, HelloDescriptor.Hello h, int laneCount) {
+        String reached = "qp " + qp.qpn() + " was reached by a " + (h.shared() ? "shared" : "split") + " socket of qp " + h.sourceQpn();
+        String knob = " (JCCL_TCP_SHARED_SOCKETS differs between the ranks)";
+        return switch (role) {
+            case OPENER -> reached + ", but opens the shared sockets itself" + knob;
+            case SPLIT -> h.shared() ? reached + ", but splits its sockets" + knob : null;
+            case ACCEPTOR -> !h.shared() ? reached + ", but shares its sockets" + knob
+                    : h.laneCount() != laneCount ? "qp " + qp.qpn() + " has " + laneCount + " lanes but qp " + h.sourceQpn() + " opens "
+                    + h.laneCount() + " (JCCL_QPS_PER_CONNECTION differs between the ranks)" : null;
+        };
+    }
+
+    private String senderName(int lane) {
+        return "jccl-tcp-send-qp" + qp.qpn() + "-lane" + lane;
+    }
+
+    private ReceiverAgent receiver(SocketChannel ch, String peer, int lane) throws IOException {
+        return new ReceiverAgent(ch, peer, lane, qp, context.silenceNs(), "jccl-tcp-recv-qp" + qp.qpn() + "-lane" + lane, qp.completionQueues());
     }
 
     /**
@@ -80,21 +177,23 @@ final class TcpConnection {
      */
     synchronized String attach(HelloDescriptor.Hello h, SocketChannel ch, String peer) {
         if (closed) return "qp " + qp.qpn() + " is closed";
+        String refusal = remote == null ? null : shapeMismatch(role(remote), h, outbound.count());
+        if (refusal == null) refusal = mismatch(h, remote);
+        if (refusal == null && inboundHello != null && (h.sourceQpn() != inboundHello.sourceQpn() || h.laneCount() != inboundHello.laneCount()
+                || h.window() != inboundHello.window() || h.psn() != inboundHello.psn() || h.shared() != inboundHello.shared())) {
+            refusal = "qp " + qp.qpn() + " is already reached by qp " + inboundHello.sourceQpn() + " (" + inboundHello.laneCount()
+                    + " lanes, psn " + inboundHello.psn() + (inboundHello.shared() ? ", shared" : "") + "), not qp " + h.sourceQpn() + " ("
+                    + h.laneCount() + " lanes, psn " + h.psn() + (h.shared() ? ", shared" : "") + ")";
+        }
+        if (refusal != null) return refusal;
         if (inboundHello == null) {
             inboundHello = h;
             inbound = new ReceiverAgent[h.laneCount()];
-        } else if (h.sourceQpn() != inboundHello.sourceQpn() || h.laneCount() != inboundHello.laneCount()
-                || h.window() != inboundHello.window() || h.psn() != inboundHello.psn()) {
-            return "qp " + qp.qpn() + " is already reached by qp " + inboundHello.sourceQpn() + " (" + inboundHello.laneCount()
-                    + " lanes, psn " + inboundHello.psn() + "), not qp " + h.sourceQpn() + " (" + h.laneCount()
-                    + " lanes, psn " + h.psn() + ")";
+            if (h.shared()) acceptedShared = new SocketChannel[h.laneCount()];
         }
         if (inbound[h.lane()] != null) return "lane " + h.lane() + " of qp " + qp.qpn() + " is already connected";
-        String mismatch = mismatch(h, remote);
-        if (mismatch != null) return mismatch;
         try {
-            inbound[h.lane()] = new ReceiverAgent(ch, peer, h.lane(), qp, context.silenceNs(), "jccl-tcp-recv-qp" + qp.qpn() + "-lane" + h.lane(),
-                    qp.completionQueues());
+            inbound[h.lane()] = receiver(ch, peer, h.lane());
         } catch (IOException e) {
             return "qp " + qp.qpn() + " cannot take lane " + h.lane() + ": " + e;
         }
@@ -119,6 +218,21 @@ final class TcpConnection {
             ReceiverAgent[] s = Arrays.copyOf(started, started.length + 1);
             s[s.length - 1] = agent;
             started = s;
+            if (acceptedShared != null && acceptedShared[lane] == null) {
+                acceptedShared[lane] = agent.channel();
+                if (outbound != null) attachShared(lane, agent.channel());
+            }
+        }
+    }
+
+    /** Gives pending lane {@code lane} its socket. Caller holds the lock. */
+    private void attachShared(int lane, SocketChannel ch) {
+        if (lane >= outbound.count()) return;
+        context.applyCongestion(ch);
+        try {
+            outbound.lane(lane).attach(ch);
+        } catch (IOException e) {
+            qp.laneFailed(outbound.lane(lane), e);
         }
     }
 

@@ -34,6 +34,7 @@ final class TcpContext implements DeviceContext {
     private final long heartbeatNs;
     private final WaitPolicy waitPolicy;
     private final int lanesPerConnection;
+    private final boolean sharedSockets;
     private final long inlineMaxBytes;
     /** JCCL_TCP_ADVERTISE: "" or the ADDR:PORT published instead of this listener's own (a forwarder's). */
     private final String advertised;
@@ -57,6 +58,7 @@ final class TcpContext implements DeviceContext {
         this.heartbeatNs = config.get(Knobs.HEARTBEAT_NS);
         this.waitPolicy = config.waitPolicy(1);
         this.lanesPerConnection = config.get(Knobs.QPS_PER_CONNECTION);
+        this.sharedSockets = config.get(Knobs.TCP_SHARED_SOCKETS);
         this.inlineMaxBytes = config.get(Knobs.TCP_INLINE);
         this.advertised = config.get(Knobs.TCP_ADVERTISE);
         this.congestion = SocketCongestion.resolve(config.get(Knobs.TCP_CONGESTION));
@@ -89,6 +91,8 @@ final class TcpContext implements DeviceContext {
 
     long silenceNs() { return heartbeatNs * SILENT_HEARTBEATS; }
     int lanesPerConnection() { return lanesPerConnection; }
+    /** JCCL_TCP_SHARED_SOCKETS: a queue pair's sockets carry both directions (see {@link TcpConnection}). */
+    boolean sharedSockets() { return sharedSockets; }
     /**
      * JCCL_TCP_INLINE for a queue pair (see {@link Requester} on inline requests): a number applies to
      * every one; {@code auto} lets only a queue pair whose consumer reads a send completion as "buffer
@@ -158,6 +162,19 @@ final class TcpContext implements DeviceContext {
         TcpQueuePair qp = qps.get(hello.targetQpn());
         if (qp == null) return "no queue pair " + hello.targetQpn() + " on " + gid();
         return qp.attach(hello, ch, peer);
+    }
+
+    /** Answers a probe: "" when the queue pair is there to open its shared sockets, else why not. */
+    String probe(HelloDescriptor.Hello hello) {
+        TcpQueuePair qp = qps.get(hello.targetQpn());
+        if (qp == null) return "no queue pair " + hello.targetQpn() + " on " + gid();
+        return qp.probe();
+    }
+
+    /** The send window of queue pair {@code qpn}, told to a peer that opened a shared socket to it; 0 if it is gone. */
+    int window(int qpn) {
+        TcpQueuePair qp = qps.get(qpn);
+        return qp == null ? 0 : qp.window();
     }
 
     /** Starts reading a socket {@link #attach} accepted, once the peer has its verdict. */

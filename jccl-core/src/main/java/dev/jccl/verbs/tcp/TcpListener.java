@@ -82,9 +82,16 @@ final class TcpListener implements AutoCloseable {
             OutputStream out = ch.socket().getOutputStream();
             AuthHandshake.server(in, out, context.token(), Connector.PURPOSE);
             HelloDescriptor.Hello hello = HelloDescriptor.read(new DataInputStream(in));
+            if (hello.probe()) {
+                new DataOutputStream(out).writeUTF(context.probe(hello));
+                return; // closed below: a probe is never a lane
+            }
             String refusal = context.attach(hello, ch, peer);
             accepted = refusal.isEmpty();
-            new DataOutputStream(out).writeUTF(refusal);
+            DataOutputStream dout = new DataOutputStream(out);
+            dout.writeUTF(refusal);
+            if (accepted && hello.shared()) dout.writeInt(context.window(hello.targetQpn()));
+            dout.flush();
             if (accepted) context.startLane(hello);
             if (!accepted) refusals.warn("listener %s refused %s: %s", context.gid(), peer, refusal);
             else Log.trace(Subsys.NET, "listener %s: %s is lane %d of qp %d -> qp %d", context.gid(), peer, hello.lane(),

@@ -14,7 +14,7 @@ import java.util.Optional;
 
 /**
  * The NET/Socket transport: verbs over TCP between any reachable peers. Each queue pair spreads over
- * JCCL_QPS_PER_CONNECTION sockets per direction, receiver threads place payload straight into
+ * JCCL_QPS_PER_CONNECTION sockets (each carries both directions unless JCCL_TCP_SHARED_SOCKETS=0), receiver threads place payload straight into
  * registered memory, and every connection proves the job token first.
  */
 public final class TcpProvider implements VerbsProvider {

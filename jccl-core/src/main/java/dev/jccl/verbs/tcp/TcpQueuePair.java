@@ -197,6 +197,16 @@ final class TcpQueuePair implements QueuePair, InboundSink, OutboundLane.Failure
         pd.forget(this);
     }
 
+    /** How many requests this queue pair may have in flight: the peer's responder checks sequence numbers against it. */
+    int window() {
+        return requester.window();
+    }
+
+    /** "" while this queue pair may still connect, else its state. */
+    String probe() {
+        return closed || state.state() == QpState.ERR ? "qp " + qpn + " is in state " + state.state() : "";
+    }
+
     String attach(HelloDescriptor.Hello hello, SocketChannel ch, String peer) {
         if (closed || state.state() == QpState.ERR) return "qp " + qpn + " is in state " + state.state();
         return connection.attach(hello, ch, peer);

@@ -43,7 +43,7 @@ class FrameBatchTest {
         out.setOption(StandardSocketOptions.SO_SNDBUF, 64 * 1024);
         wire = listener.accept();
         wire.setOption(StandardSocketOptions.SO_RCVBUF, 64 * 1024);
-        lane = new OutboundLane(0, out, "frame batch test", 10_000_000_000L, 10_000_000_000L, (l, e) -> { }, "frame-batch-lane");
+        lane = new OutboundLane(0, out, false, "frame batch test", 10_000_000_000L, 10_000_000_000L, (l, e) -> { }, "frame-batch-lane");
         lanes = new OutboundLanes(List.of(lane));
         arena = Arena.ofShared();
     }

@@ -62,7 +62,7 @@ class InboundStreamProperties {
                 // the class is over (@AfterAll closed the lane)
             }
         });
-        lanes = new OutboundLanes(List.of(new OutboundLane(0, replies, "fuzz drain", 10_000_000_000L, 10_000_000_000L, (l, e) -> laneFailure = e,
+        lanes = new OutboundLanes(List.of(new OutboundLane(0, replies, false, "fuzz drain", 10_000_000_000L, 10_000_000_000L, (l, e) -> laneFailure = e,
                 "fuzz-reply-lane")));
     }
 

@@ -40,7 +40,7 @@ class LazyAckTest {
         SocketChannel out = SocketChannel.open(listener.getLocalAddress());
         wire = listener.accept();
         wire.configureBlocking(false);
-        lanes = new OutboundLanes(List.of(new OutboundLane(0, out, "lazy ack test", 10_000_000_000L, 10_000_000_000L,
+        lanes = new OutboundLanes(List.of(new OutboundLane(0, out, false, "lazy ack test", 10_000_000_000L, 10_000_000_000L,
                 (l, e) -> { }, "lazy-ack-lane")));
         lanes.peerWindow(32); // a lazy ack may leave 8 requests unacknowledged
     }

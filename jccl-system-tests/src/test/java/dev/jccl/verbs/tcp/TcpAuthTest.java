@@ -11,6 +11,8 @@ import dev.jccl.verbs.VerbsException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -41,16 +43,20 @@ class TcpAuthTest {
         Log.configure(Config.of(Map.of()));
     }
 
-    @Test
-    void wrongTokenIsRefusedAndLogged() throws IOException {
+    /** Whichever side opens the sockets (both in split mode, the one that sorts first in shared mode) is refused. */
+    @ParameterizedTest
+    @ValueSource(strings = {"1", "0"})
+    void wrongTokenIsRefusedAndLogged(String shared) throws IOException {
         Path logFile = dir.resolve("jccl.log");
         Log.configure(Config.of(Map.of("JCCL_DEBUG_FILE", logFile.toString())));
-        try (TcpPeer a = new TcpPeer(TcpPeer.config(1, "JCCL_AUTH_TOKEN", "not-the-job-token"), 4);
-             TcpPeer b = new TcpPeer(TcpPeer.config(1), 4)) {
-            VerbsException e = assertThrows(VerbsException.class, () -> a.qp.modifyToRtr(b.qp.localInfo()));
+        try (TcpPeer a = new TcpPeer(TcpPeer.config(1, "JCCL_AUTH_TOKEN", "not-the-job-token", "JCCL_TCP_SHARED_SOCKETS", shared), 4);
+             TcpPeer b = new TcpPeer(TcpPeer.config(1, "JCCL_TCP_SHARED_SOCKETS", shared), 4)) {
+            TcpPeer opener = shared.equals("0") ? a : TcpPeer.byRole(a, b)[0];
+            TcpPeer other = opener == a ? b : a;
+            VerbsException e = assertThrows(VerbsException.class, () -> opener.qp.modifyToRtr(other.qp.localInfo()));
             assertTrue(e.getMessage().contains("refused the job token"), e.getMessage());
-            assertTrue(e.getMessage().contains(b.qp.localInfo().gid()), e.getMessage());
-            assertEquals(QpState.INIT, a.qp.state(), "a failed connect changes nothing");
+            assertTrue(e.getMessage().contains(other.qp.localInfo().gid()), e.getMessage());
+            assertEquals(QpState.INIT, opener.qp.state(), "a failed connect changes nothing");
             String line = awaitLine(logFile, "refused connection from 127.0.0.1:");
             assertTrue(line.contains("WARN"), line);
             assertTrue(line.contains("job token"), line);
@@ -83,11 +89,13 @@ class TcpAuthTest {
         assertTrue(lines.stream().anyMatch(l -> l.contains((scans - burst) + " similar refusals suppressed")), String.join("\n", lines));
     }
 
+    /** The side that opens the shared sockets is refused, whichever of the two lacks the token. */
     @Test
     void missingTokenIsRefused() {
         try (TcpPeer a = new TcpPeer(TcpPeer.config(1, "JCCL_AUTH_TOKEN", ""), 4);
              TcpPeer b = new TcpPeer(TcpPeer.config(1), 4)) {
-            VerbsException e = assertThrows(VerbsException.class, () -> a.qp.modifyToRtr(b.qp.localInfo()));
+            TcpPeer[] roles = TcpPeer.byRole(a, b);
+            VerbsException e = assertThrows(VerbsException.class, () -> roles[0].qp.modifyToRtr(roles[1].qp.localInfo()));
             assertTrue(e.getMessage().contains("refused the job token"), e.getMessage());
         }
     }

@@ -9,6 +9,8 @@ import dev.jccl.verbs.VerbsProvider;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -67,16 +69,18 @@ class TcpDevicesTest {
         assertTrue(Providers.allowed(TcpPeer.config(1, "JCCL_SOCKET_IFNAME", "nosuch0", "JCCL_TRANSPORT", "tcp")).isEmpty());
     }
 
-    @Test
-    void connectionIsDescribedAndLoggedAtInfo() throws Exception {
+    @ParameterizedTest
+    @CsvSource({"1, '2 sockets, shared'", "0, '2 sockets each way'"})
+    void connectionIsDescribedAndLoggedAtInfo(String shared, String sockets) throws Exception {
         Path logFile = dir.resolve("info.log");
         Log.configure(Config.of(Map.of("JCCL_DEBUG", "INFO", "JCCL_DEBUG_FILE", logFile.toString())));
-        try (TcpPeer a = new TcpPeer(TcpPeer.config(2), 4); TcpPeer b = new TcpPeer(TcpPeer.config(2), 4)) {
+        try (TcpPeer a = new TcpPeer(TcpPeer.config(2, "JCCL_TCP_SHARED_SOCKETS", shared), 4);
+             TcpPeer b = new TcpPeer(TcpPeer.config(2, "JCCL_TCP_SHARED_SOCKETS", shared), 4)) {
             assertTrue(a.qp.describe().contains("not connected"), a.qp.describe());
             TcpPeer.connect(a, b);
             String loName = a.context.device().name();
             String expected = "qp " + a.qp.qpn() + " -> " + b.qp.localInfo().gid() + " qp " + b.qp.qpn()
-                    + " via NET/Socket " + loName + " 127.0.0.1 (2 sockets)";
+                    + " via NET/Socket " + loName + " 127.0.0.1 (" + sockets + ")";
             assertEquals(expected, a.qp.describe());
             assertTrue(Files.readString(logFile).contains("[NET] " + expected), Files.readString(logFile));
         }

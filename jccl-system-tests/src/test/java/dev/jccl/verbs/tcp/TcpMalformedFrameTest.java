@@ -45,7 +45,8 @@ class TcpMalformedFrameTest {
     @EnumSource(Garbage.class)
     @Timeout(30)
     void garbageErrorsTheQpAndNeverReachesMemory(Garbage garbage) throws Exception {
-        try (TcpPeer b = new TcpPeer(TcpPeer.config(1), 4);
+        // Split sockets: B opens its own lane to the fake listener and reads only the raw socket played here.
+        try (TcpPeer b = new TcpPeer(TcpPeer.config(1, "JCCL_TCP_SHARED_SOCKETS", "0"), 4);
              ServerSocketChannel fakeListener = ServerSocketChannel.open()) {
             // Play A's listener so B can finish RTR, then keep B's socket open.
             fakeListener.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
@@ -58,7 +59,7 @@ class TcpMalformedFrameTest {
             try (Socket raw = new Socket(InetAddress.getLoopbackAddress(), TcpConnection.parseGid(b.qp.localInfo().gid()).getPort())) {
                 AuthHandshake.client(raw.getInputStream(), raw.getOutputStream(), TcpPeer.TOKEN, Connector.PURPOSE);
                 HelloDescriptor.write(new DataOutputStream(raw.getOutputStream()),
-                        new HelloDescriptor.Hello(b.qp.qpn(), FAKE_QPN, 0, 1, 8, FAKE_PSN));
+                        new HelloDescriptor.Hello(b.qp.qpn(), FAKE_QPN, 0, 1, 8, FAKE_PSN, HelloDescriptor.SPLIT));
                 assertEquals("", new DataInputStream(raw.getInputStream()).readUTF());
                 raw.getOutputStream().write(frame(garbage, target));
                 raw.getOutputStream().flush();

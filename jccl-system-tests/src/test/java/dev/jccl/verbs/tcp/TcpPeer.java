@@ -63,6 +63,11 @@ final class TcpPeer implements AutoCloseable {
         return Config.of(m);
     }
 
+    /** {opener, acceptor} of shared sockets (JCCL_TCP_SHARED_SOCKETS=1): the one whose listener address sorts first opens them. */
+    static TcpPeer[] byRole(TcpPeer a, TcpPeer b) {
+        return a.qp.localInfo().gid().compareTo(b.qp.localInfo().gid()) < 0 ? new TcpPeer[] {a, b} : new TcpPeer[] {b, a};
+    }
+
     static void connect(TcpPeer a, TcpPeer b) {
         a.qp.modifyToRtr(b.qp.localInfo());
         b.qp.modifyToRtr(a.qp.localInfo());

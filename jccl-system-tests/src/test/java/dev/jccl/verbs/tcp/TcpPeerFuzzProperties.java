@@ -57,7 +57,8 @@ class TcpPeerFuzzProperties {
 
     @BeforeAll
     static void open() throws IOException {
-        victim = new TcpPeer(TcpPeer.config(1), 8);
+        // Split sockets: the victim opens its own lanes to the fake listener and reads only the raw ones played here.
+        victim = new TcpPeer(TcpPeer.config(1, "JCCL_TCP_SHARED_SOCKETS", "0"), 8);
         goodA = new TcpPeer(TcpPeer.config(1), 4);
         goodB = new TcpPeer(TcpPeer.config(1), 4);
         TcpPeer.connect(goodA, goodB);
@@ -135,7 +136,8 @@ class TcpPeerFuzzProperties {
         Socket raw = new Socket(InetAddress.getLoopbackAddress(), TcpConnection.parseGid(qp.localInfo().gid()).getPort());
         raw.setSoTimeout(10_000);
         AuthHandshake.client(raw.getInputStream(), raw.getOutputStream(), TcpPeer.TOKEN, Connector.PURPOSE);
-        HelloDescriptor.write(new DataOutputStream(raw.getOutputStream()), new HelloDescriptor.Hello(qp.qpn(), FAKE_QPN, 0, 1, 8, FAKE_PSN));
+        HelloDescriptor.write(new DataOutputStream(raw.getOutputStream()),
+                new HelloDescriptor.Hello(qp.qpn(), FAKE_QPN, 0, 1, 8, FAKE_PSN, HelloDescriptor.SPLIT));
         assertEquals("", new DataInputStream(raw.getInputStream()).readUTF());
         return raw;
     }

@@ -21,24 +21,27 @@ import java.util.List;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** Every opcode moves every size byte for byte, over one socket and striped over four. */
+/** Every opcode moves every size byte for byte, over one socket and striped over four, shared by both directions or one per direction. */
 @Tag("unit")
 class TcpTransferTest {
     static List<Arguments> cases() {
         List<Arguments> out = new ArrayList<>();
-        for (int lanes : new int[] {1, 4}) {
-            for (Opcode op : Opcode.values()) {
-                for (long bytes : new long[] {0, 1, 1_000_003, 64L << 20}) out.add(Arguments.of(op, bytes, lanes));
+        for (String shared : new String[] {"1", "0"}) {
+            for (int lanes : new int[] {1, 4}) {
+                for (Opcode op : Opcode.values()) {
+                    for (long bytes : new long[] {0, 1, 1_000_003, 64L << 20}) out.add(Arguments.of(op, bytes, lanes, shared));
+                }
             }
         }
         return out;
     }
 
-    @ParameterizedTest(name = "{0} of {1} bytes over {2} socket(s)")
+    @ParameterizedTest(name = "{0} of {1} bytes over {2} socket(s), JCCL_TCP_SHARED_SOCKETS={3}")
     @MethodSource("cases")
     @Timeout(60)
-    void movesEveryByte(Opcode op, long bytes, int lanes) {
-        try (TcpPeer a = new TcpPeer(TcpPeer.config(lanes), 8); TcpPeer b = new TcpPeer(TcpPeer.config(lanes), 8)) {
+    void movesEveryByte(Opcode op, long bytes, int lanes, String shared) {
+        try (TcpPeer a = new TcpPeer(TcpPeer.config(lanes, "JCCL_TCP_SHARED_SOCKETS", shared), 8);
+             TcpPeer b = new TcpPeer(TcpPeer.config(lanes, "JCCL_TCP_SHARED_SOCKETS", shared), 8)) {
             TcpPeer.connect(a, b);
             MemoryRegion atA = a.region(bytes);
             MemoryRegion atB = b.region(bytes);
