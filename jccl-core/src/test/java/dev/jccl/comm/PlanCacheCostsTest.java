@@ -1,0 +1,35 @@
+package dev.jccl.comm;
+
+import dev.jccl.algo.Collective;
+import dev.jccl.algo.CostParams;
+import dev.jccl.algo.HostTopology;
+import dev.jccl.algo.Plan;
+import dev.jccl.algo.TuneRequest;
+import dev.jccl.algo.Tuner;
+import dev.jccl.algo.TunerOverrides;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The runtime's cost parameters: channels are capped by the cores a rank has to itself. */
+@Tag("unit")
+class PlanCacheCostsTest {
+    @Test
+    void channelsAreCappedByTheCoresEachRankHasToItself() {
+        assertEquals(1, PlanCache.costParams(0).maxChannels(), "more ranks than cores");
+        assertEquals(1, PlanCache.costParams(1).maxChannels());
+        assertEquals(2, PlanCache.costParams(2).maxChannels());
+        assertEquals(CostParams.defaults().maxChannels(), PlanCache.costParams(64).maxChannels(), "never above the tuner's own bound");
+    }
+
+    @Test
+    void aRankWithOneCoreRunsALargeCrossHostAllreduceOnOneChannelWhereOneWithManyUsesMore() {
+        TuneRequest req = new TuneRequest(Collective.ALL_REDUCE, 64L << 20, HostTopology.uniform(2, 1));
+        Plan many = Tuner.plan(req, PlanCache.costParams(8), TunerOverrides.NONE);
+        Plan one = Tuner.plan(req, PlanCache.costParams(1), TunerOverrides.NONE);
+        assertTrue(many.channels() > 1, many.why());
+        assertEquals(1, one.channels(), one.why());
+    }
+}
