@@ -111,7 +111,8 @@ final class Connector {
 
     /**
      * Asks the peer's listener whether queue pair {@code hello.targetQpn()} is still there to open the
-     * shared sockets; returns null when it is, else why not (a closed listener, a queue pair gone or in ERR).
+     * shared sockets; returns why not (a closed listener, a queue pair gone or in ERR), or null when it
+     * is or the listener did not answer within {@code deadline} (a slow host is not a gone one).
      */
     static String probe(InetAddress local, InetSocketAddress target, HelloDescriptor.Hello hello, String token, long heartbeatNs,
                         Deadline deadline) {
@@ -119,7 +120,7 @@ final class Connector {
             closeQuietly(open(local, target, hello, token, heartbeatNs, deadline).channel());
             return null;
         } catch (VerbsException e) {
-            return e.getMessage();
+            return e.getCause() instanceof SocketTimeoutException ? null : e.getMessage();
         }
     }
 

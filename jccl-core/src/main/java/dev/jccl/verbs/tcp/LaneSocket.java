@@ -1,6 +1,7 @@
 package dev.jccl.verbs.tcp;
 
 import java.io.IOException;
+import java.nio.channels.ClosedSelectorException;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
@@ -27,6 +28,7 @@ final class LaneSocket {
     private static final long SELECT_MS = 100;
     private volatile SocketChannel channel; // null while pending; set once
     private SelectionKey key;
+    private boolean abandoned; // under the lane's write lock: shut while pending, its sender thread gone
     private boolean peerSpoke; // sender thread only: the socket became readable in the last select
     /** Made once: a select with an action keeps no selected-key set, which allocates on every wake-up. */
     private final Consumer<SelectionKey> onReady = k -> peerSpoke |= k.isReadable();
@@ -38,11 +40,23 @@ final class LaneSocket {
         if (channel != null) attach(channel);
     }
 
-    /** Makes the socket non-blocking and watches it; false if the lane has one already. Called under the lane's write lock. */
+    /**
+     * Makes the socket non-blocking and watches it; false if the lane has one already, or was shut or closed
+     * while pending (then the peer sees the end of the stream, as the sender thread would have shown it).
+     * Called under the lane's write lock.
+     */
     boolean attach(SocketChannel ch) throws IOException {
         if (channel != null) return false;
+        if (abandoned) {
+            ch.shutdownOutput();
+            return false;
+        }
         ch.configureBlocking(false);
-        key = ch.register(selector, idleOps());
+        try {
+            key = ch.register(selector, idleOps());
+        } catch (ClosedSelectorException e) {
+            return false; // the lane closed meanwhile; the socket's reader closes it
+        }
         channel = ch;
         selector.wakeup();
         return true;
@@ -58,19 +72,22 @@ final class LaneSocket {
     }
 
     /**
-     * A pending lane waits for its socket, asking every heartbeat whether the peer is still there, and
-     * at most {@code timeoutNs}; false when the lane shuts first.
+     * A pending lane waits for its socket at most {@code timeoutNs}, asking whether the peer is still
+     * there after a heartbeat, then at doubling intervals up to 8 heartbeats, each probe bounded by two
+     * heartbeats; false when the lane shuts first.
      */
     boolean awaitAttached(BooleanSupplier closing, long timeoutNs, long heartbeatNs, String peer, int lane) throws IOException {
         long sinceNs = System.nanoTime();
         long probedNs = sinceNs;
+        long probeEveryNs = heartbeatNs;
         while (channel == null) {
             if (closing.getAsBoolean()) return false;
             long now = System.nanoTime();
-            if (peerCheck != null && now - probedNs >= heartbeatNs) {
-                String gone = peerCheck.whyGone(Math.max(1, timeoutNs - (now - sinceNs)));
+            if (peerCheck != null && now - probedNs >= probeEveryNs) {
+                String gone = peerCheck.whyGone(Math.min(2 * heartbeatNs, Math.max(1, timeoutNs - (now - sinceNs))));
                 if (gone != null && channel == null) throw new IOException("peer " + peer + " went before opening lane " + lane + ": " + gone);
                 probedNs = System.nanoTime();
+                probeEveryNs = Math.min(8 * heartbeatNs, 2 * probeEveryNs); // a peer that is late is asked less and less often
             }
             if (now - sinceNs > timeoutNs) {
                 throw new IOException("peer " + peer + " did not open lane " + lane + " within " + TimeUnit.NANOSECONDS.toSeconds(timeoutNs)
@@ -79,6 +96,12 @@ final class LaneSocket {
             awaitIdle(SELECT_MS);
         }
         return true;
+    }
+
+    /** The sender thread of a lane shut while pending ends, unless the socket came meanwhile. Under the lane's write lock. */
+    boolean abandonIfPending() {
+        abandoned = channel == null;
+        return abandoned;
     }
 
     /** Waits up to {@code ms} for a wake-up (a pending lane: for its socket), or on a send-only socket for the peer's end. */

@@ -13,9 +13,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * The writing side of one socket to the peer. Everything this queue pair sends travels on its
  * outbound lanes: requests, and replies (ACK, NAK, READ_RESPONSE) to the peer's requests. A shared
  * socket ({@link TcpConnection}) is read by the queue pair's {@link ReceiverAgent}, which also notices
- * the peer going away; a send-only one is read here, only for that. The lane of a shared socket the
- * peer opens starts pending: frames queue until {@link #attach} gives it the socket, which must happen
- * within JCCL_TIMEOUT.
+ * the peer going away; a send-only one is read here, only for that. A lane of a socket the peer opens
+ * starts pending: frames queue until {@link #attach} gives it the socket ({@link LaneSocket}).
  *
  * <p>Blocking contract: {@link #submit} never blocks. The socket is non-blocking; whoever holds
  * {@code writeLock} writes queued frames until the kernel buffer is full. A posting thread that finds
@@ -51,7 +50,7 @@ final class OutboundLane implements AutoCloseable {
     private OutFrame current; // guarded by writeLock: the frame partly written, a data frame when currentIsData
     private boolean currentIsData;
     private volatile long dataWritten; // written under writeLock: data frames wholly written (see LaneQueues' tickets)
-    private long writes;      // guarded by writeLock: bumped whenever bytes leave, so a slow peer is not a dead one
+    private volatile long writes; // written under writeLock: bumped whenever bytes leave, so a slow peer is not a dead one
     private long lastWriteNs = System.nanoTime(); // guarded by writeLock: when bytes last left (a heartbeat is due after a period)
     private final LaneQueues queues = new LaneQueues();
     private final FrameBatch batch = new FrameBatch(); // guarded by writeLock
@@ -69,7 +68,7 @@ final class OutboundLane implements AutoCloseable {
         this(index, channel, shared, peer, timeoutNs, heartbeatNs, onFailure, threadName, null);
     }
 
-    /** A pending lane of a shared socket the peer opens; {@code peerCheck} is asked every heartbeat until then. */
+    /** A pending lane of a shared socket the peer opens; {@code peerCheck} (or null) says meanwhile whether the peer is still there. */
     static OutboundLane pending(int index, String peer, long timeoutNs, long heartbeatNs, FailureHandler onFailure, String threadName,
                                 LaneSocket.PeerCheck peerCheck) throws IOException {
         return new OutboundLane(index, null, true, peer, timeoutNs, heartbeatNs, onFailure, threadName, peerCheck);
@@ -91,11 +90,7 @@ final class OutboundLane implements AutoCloseable {
     void attach(SocketChannel ch) throws IOException {
         writeLock.lock();
         try {
-            if (closing) {
-                ch.shutdownOutput(); // in ERR before the socket came: the peer sees the end, as it would from the sender thread
-                return;
-            }
-            if (!socket.attach(ch)) return;
+            if (closed || !socket.attach(ch)) return; // closed: the socket's reader closes it
         } finally {
             writeLock.unlock();
         }
@@ -126,12 +121,7 @@ final class OutboundLane implements AutoCloseable {
 
     /** Writes to the socket that moved bytes so far (a batch of frames counts once). */
     long writeCalls() {
-        writeLock.lock();
-        try {
-            return writes;
-        } finally {
-            writeLock.unlock();
-        }
+        return writes;
     }
 
     /** Whether the data frame of {@code ticket} has wholly reached the kernel. */
@@ -224,7 +214,7 @@ final class OutboundLane implements AutoCloseable {
         long stalledSinceNs = 0;
         long writesSeen = -1;
         try {
-            if (!socket.awaitAttached(() -> closing, timeoutNs, heartbeatNs, peer, index)) return;
+            if (!socket.awaitAttached(() -> closing, timeoutNs, heartbeatNs, peer, index) && abandoned()) return;
             while (!closed) {
                 int result;
                 long writesNow;
@@ -266,6 +256,16 @@ final class OutboundLane implements AutoCloseable {
             if (!closed) report(new EOFException("lane " + index + " to " + peer + " was closed"));
         } catch (IOException e) {
             report(e);
+        }
+    }
+
+    /** Shut while pending: the sender thread ends unless an attach raced in (the loop then ends the stream). */
+    private boolean abandoned() {
+        writeLock.lock();
+        try {
+            return socket.abandonIfPending();
+        } finally {
+            writeLock.unlock();
         }
     }
 

@@ -53,6 +53,8 @@ final class ReceiverAgent implements InboundStream.Handler {
     final int lane;
     /** How long the peer may stay silent (it sends a heartbeat on an idle lane) before the link counts as lost. */
     private final long silenceNs;
+    /** The bound before the peer's first frame: on a shared socket we opened, the peer writes once it is RTR (JCCL_TIMEOUT). */
+    private final long firstSilenceNs;
     private final InboundStream stream;
     private final InboundSink sink;
     private final ReentrantLock lock = new ReentrantLock();
@@ -66,9 +68,10 @@ final class ReceiverAgent implements InboundStream.Handler {
     private long lastHeavyNs;   // guarded by lock: when the last stalled frame began or ended
     private boolean failed;     // guarded by lock
 
-    ReceiverAgent(SocketChannel channel, String peer, int lane, InboundSink sink, long silenceNs, String threadName,
+    ReceiverAgent(SocketChannel channel, String peer, int lane, InboundSink sink, long silenceNs, long firstSilenceNs, String threadName,
                   TcpCompletionQueue... consumers) throws IOException {
         this.silenceNs = silenceNs;
+        this.firstSilenceNs = firstSilenceNs;
         this.peer = peer;
         this.lane = lane;
         this.sink = sink;
@@ -156,10 +159,11 @@ final class ReceiverAgent implements InboundStream.Handler {
      */
     private void checkSilence() throws IOException {
         long silentNs = System.nanoTime() - stream.lastBytesNs();
-        if (silentNs > silenceNs) {
-            throw new IOException("peer " + peer + " sent nothing on lane " + lane + " for " + silentNs / 1_000_000
-                    + " ms (a live peer sends a heartbeat at least every JCCL_HEARTBEAT): its host or link is gone");
-        }
+        boolean first = stream.frames() == 0 && firstSilenceNs != silenceNs;
+        if (silentNs <= (first ? firstSilenceNs : silenceNs)) return;
+        throw new IOException("peer " + peer + " sent nothing on lane " + lane + " for " + silentNs / 1_000_000 + (first
+                ? " ms since it accepted it (JCCL_TIMEOUT): its queue pair never reached RTR, or its host is gone"
+                : " ms (a live peer sends a heartbeat at least every JCCL_HEARTBEAT): its host or link is gone"));
     }
 
     /** Parks while some consumer watches the socket; false when none does. */

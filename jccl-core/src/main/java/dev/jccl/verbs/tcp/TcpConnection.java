@@ -49,14 +49,8 @@ final class TcpConnection {
         this.description = "qp " + qp.qpn() + " (not connected) via NET/Socket " + context.deviceLabel();
     }
 
-    private enum Role { SPLIT, OPENER, ACCEPTOR }
-
-    /** Who opens the sockets to {@code peer}: both sides compute the same answer from the same two addresses. */
-    private Role role(ConnectInfo peer) {
-        if (!context.sharedSockets()) return Role.SPLIT;
-        int order = context.gid().compareTo(peer.gid());
-        if (order == 0) order = Integer.compare(qp.qpn(), peer.qpn());
-        return order == 0 ? Role.SPLIT : order < 0 ? Role.OPENER : Role.ACCEPTOR;
+    private SocketRole role(ConnectInfo peer) {
+        return SocketRole.of(context.sharedSockets(), context.gid(), qp.qpn(), peer.gid(), peer.qpn());
     }
 
     /**
@@ -64,26 +58,26 @@ final class TcpConnection {
      * sockets) sets up pending lanes and returns at once. Blocking, bounded by JCCL_TIMEOUT.
      */
     OutboundLanes connect(ConnectInfo peer, int window, int psn) {
-        Role role = role(peer);
+        SocketRole role = role(peer);
         int laneCount = context.lanesPerConnection();
         List<OutboundLane> lanes = new ArrayList<>();
         List<ReceiverAgent> readers = new ArrayList<>();
         try {
             int peerWindow = 0;
-            if (role == Role.ACCEPTOR) pendingLanes(peer, window, psn, laneCount, lanes);
-            else peerWindow = openLanes(peer, window, psn, role == Role.OPENER, lanes, readers);
+            if (role == SocketRole.ACCEPTOR) pendingLanes(peer, window, psn, laneCount, lanes);
+            else peerWindow = openLanes(peer, window, psn, role == SocketRole.OPENER, lanes, readers);
             synchronized (this) {
                 if (closed) throw new VerbsException("qp " + qp.qpn() + " was closed while connecting");
                 String mismatch = mismatch(inboundHello, peer);
-                if (mismatch == null && inboundHello != null) mismatch = shapeMismatch(role, inboundHello, laneCount);
+                if (mismatch == null && inboundHello != null) mismatch = role.mismatch(qp.qpn(), inboundHello, laneCount);
                 if (mismatch != null) throw new VerbsException(mismatch);
-                if (role == Role.OPENER) {
+                if (role == SocketRole.OPENER) {
                     inboundHello = new HelloDescriptor.Hello(qp.qpn(), peer.qpn(), 0, laneCount, peerWindow, peer.psn(), HelloDescriptor.SHARED);
                     inbound = readers.toArray(ReceiverAgent[]::new);
                 }
                 remote = peer;
                 outbound = new OutboundLanes(lanes);
-                if (role == Role.ACCEPTOR && acceptedShared != null) {
+                if (role == SocketRole.ACCEPTOR && acceptedShared != null) {
                     for (int i = 0; i < laneCount; i++) if (acceptedShared[i] != null) attachShared(i, acceptedShared[i]);
                 }
             }
@@ -92,9 +86,9 @@ final class TcpConnection {
             for (ReceiverAgent r : readers) r.close();
             throw e;
         }
-        if (role == Role.OPENER) for (int i = 0; i < laneCount; i++) startLane(i);
+        if (role == SocketRole.OPENER) for (int i = 0; i < laneCount; i++) startLane(i);
         description = "qp " + qp.qpn() + " -> " + peer.gid() + " qp " + peer.qpn() + " via NET/Socket " + context.deviceLabel() + " ("
-                + laneCount + (laneCount == 1 ? " socket" : " sockets") + (role == Role.SPLIT ? " each way)" : ", shared)");
+                + laneCount + (laneCount == 1 ? " socket" : " sockets") + (role == SocketRole.SPLIT ? " each way)" : ", shared)");
         return outbound;
     }
 
@@ -114,7 +108,7 @@ final class TcpConnection {
             String address = Connector.address(target);
             try {
                 lanes.add(new OutboundLane(i, ch, shared, address, context.timeoutNs(), context.heartbeatNs(), qp, senderName(i)));
-                if (shared) readers.add(receiver(ch, address, i));
+                if (shared) readers.add(receiver(ch, address, i, context.timeoutNs())); // the peer speaks once it is RTR
             } catch (IOException e) {
                 Connector.closeQuietly(ch);
                 throw new VerbsException("cannot set up lane " + i + " to " + peer.gid() + ": " + e, e);
@@ -125,8 +119,8 @@ final class TcpConnection {
 
     /**
      * The accepting side's lanes, pending until the peer opens their sockets. A peer that is gone already
-     * fails the connect, as a refused connect does; one that goes before opening them is noticed by a
-     * probe every heartbeat (see {@link LaneSocket}), not by waiting out JCCL_TIMEOUT.
+     * fails the connect, as a refused connect does; one that goes before opening them is noticed by lane
+     * 0's probes (see {@link LaneSocket}), not by waiting out JCCL_TIMEOUT.
      */
     private void pendingLanes(ConnectInfo peer, int window, int psn, int laneCount, List<OutboundLane> lanes) {
         LaneSocket.PeerCheck check = budgetNs -> probe(peer, window, psn, budgetNs);
@@ -138,7 +132,7 @@ final class TcpConnection {
         for (int i = 0; i < laneCount; i++) {
             try {
                 lanes.add(OutboundLane.pending(i, peer.gid() + " qp " + peer.qpn(), context.timeoutNs(), context.heartbeatNs(), qp,
-                        senderName(i), check));
+                        senderName(i), i == 0 ? check : null)); // one probe per connection: lane 0 asks for all
             } catch (IOException e) {
                 throw new VerbsException("cannot set up lane " + i + " for " + peer.gid() + ": " + e, e);
             }
@@ -150,54 +144,53 @@ final class TcpConnection {
         return Connector.probe(context.address(), parseGid(peer.gid()), hello, context.token(), context.heartbeatNs(), Deadline.after(budgetNs));
     }
 
-    /** Why socket {@code h} that reached us does not fit the shape this side chose, or null. */
-    private String shapeMismatch(Role role, HelloDescriptor.Hello h, int laneCount) {
-        String reached = "qp " + qp.qpn() + " was reached by a " + (h.shared() ? "shared" : "split") + " socket of qp " + h.sourceQpn();
-        String knob = " (JCCL_TCP_SHARED_SOCKETS differs between the ranks)";
-        return switch (role) {
-            case OPENER -> reached + ", but opens the shared sockets itself" + knob;
-            case SPLIT -> h.shared() ? reached + ", but splits its sockets" + knob : null;
-            case ACCEPTOR -> !h.shared() ? reached + ", but shares its sockets" + knob
-                    : h.laneCount() != laneCount ? "qp " + qp.qpn() + " has " + laneCount + " lanes but qp " + h.sourceQpn() + " opens "
-                    + h.laneCount() + " (JCCL_QPS_PER_CONNECTION differs between the ranks)" : null;
-        };
-    }
-
     private String senderName(int lane) {
         return "jccl-tcp-send-qp" + qp.qpn() + "-lane" + lane;
     }
 
-    private ReceiverAgent receiver(SocketChannel ch, String peer, int lane) throws IOException {
-        return new ReceiverAgent(ch, peer, lane, qp, context.silenceNs(), "jccl-tcp-recv-qp" + qp.qpn() + "-lane" + lane, qp.completionQueues());
+    private ReceiverAgent receiver(SocketChannel ch, String peer, int lane, long firstSilenceNs) throws IOException {
+        return new ReceiverAgent(ch, peer, lane, qp, context.silenceNs(), firstSilenceNs, "jccl-tcp-recv-qp" + qp.qpn() + "-lane" + lane,
+                qp.completionQueues());
     }
 
     /**
      * Takes an inbound socket the listener authenticated; returns "" or why it is refused. Reading
-     * starts with {@link #startLane}, after the listener has written its verdict on the socket.
+     * starts with {@link #startLane}, after the listener has written its verdict on the socket. When
+     * the refused socket comes from the very peer this queue pair waits for (its sockets cannot fit
+     * ours), the queue pair fails now rather than after JCCL_TIMEOUT.
      */
-    synchronized String attach(HelloDescriptor.Hello h, SocketChannel ch, String peer) {
-        if (closed) return "qp " + qp.qpn() + " is closed";
-        String refusal = remote == null ? null : shapeMismatch(role(remote), h, outbound.count());
-        if (refusal == null) refusal = mismatch(h, remote);
+    String attach(HelloDescriptor.Hello h, SocketChannel ch, String peer) {
+        Verdict v = verdict(h, ch, peer);
+        if (v.breaksQp()) qp.breakQp("peer " + peer + " cannot connect: " + v.refusal());
+        return v.refusal();
+    }
+
+    private record Verdict(String refusal, boolean breaksQp) {}
+
+    private synchronized Verdict verdict(HelloDescriptor.Hello h, SocketChannel ch, String peer) {
+        if (closed) return new Verdict("qp " + qp.qpn() + " is closed", false);
+        String shape = remote == null ? null : role(remote).mismatch(qp.qpn(), h, outbound.count());
+        if (shape != null) return new Verdict(shape, h.sourceQpn() == remote.qpn() && h.psn() == remote.psn());
+        String refusal = mismatch(h, remote);
         if (refusal == null && inboundHello != null && (h.sourceQpn() != inboundHello.sourceQpn() || h.laneCount() != inboundHello.laneCount()
                 || h.window() != inboundHello.window() || h.psn() != inboundHello.psn() || h.shared() != inboundHello.shared())) {
             refusal = "qp " + qp.qpn() + " is already reached by qp " + inboundHello.sourceQpn() + " (" + inboundHello.laneCount()
                     + " lanes, psn " + inboundHello.psn() + (inboundHello.shared() ? ", shared" : "") + "), not qp " + h.sourceQpn() + " ("
                     + h.laneCount() + " lanes, psn " + h.psn() + (h.shared() ? ", shared" : "") + ")";
         }
-        if (refusal != null) return refusal;
+        if (refusal != null) return new Verdict(refusal, false);
         if (inboundHello == null) {
             inboundHello = h;
             inbound = new ReceiverAgent[h.laneCount()];
             if (h.shared()) acceptedShared = new SocketChannel[h.laneCount()];
         }
-        if (inbound[h.lane()] != null) return "lane " + h.lane() + " of qp " + qp.qpn() + " is already connected";
+        if (inbound[h.lane()] != null) return new Verdict("lane " + h.lane() + " of qp " + qp.qpn() + " is already connected", false);
         try {
-            inbound[h.lane()] = receiver(ch, peer, h.lane());
+            inbound[h.lane()] = receiver(ch, peer, h.lane(), context.silenceNs());
         } catch (IOException e) {
-            return "qp " + qp.qpn() + " cannot take lane " + h.lane() + ": " + e;
+            return new Verdict("qp " + qp.qpn() + " cannot take lane " + h.lane() + ": " + e, false);
         }
-        return "";
+        return new Verdict("", false);
     }
 
     /** Starts reading lane {@code lane}, attached before; called once the peer was told it is accepted. */
@@ -215,6 +208,7 @@ final class TcpConnection {
             return;
         }
         synchronized (this) {
+            if (closed) return; // close() closes the agent
             ReceiverAgent[] s = Arrays.copyOf(started, started.length + 1);
             s[s.length - 1] = agent;
             started = s;
