@@ -39,7 +39,6 @@ final class TcpConnection {
     private volatile String description;
     private HelloDescriptor.Hello inboundHello; // guarded by this
     private ReceiverAgent[] inbound;            // guarded by this
-    private SocketChannel[] acceptedShared;     // guarded by this: shared sockets told their verdict, by lane
     private volatile ReceiverAgent[] started = new ReceiverAgent[0]; // read without the lock on every postRecv
     private boolean closed;                     // guarded by this
 
@@ -77,9 +76,7 @@ final class TcpConnection {
                 }
                 remote = peer;
                 outbound = new OutboundLanes(lanes);
-                if (role == SocketRole.ACCEPTOR && acceptedShared != null) {
-                    for (int i = 0; i < laneCount; i++) if (acceptedShared[i] != null) attachShared(i, acceptedShared[i]);
-                }
+                if (role == SocketRole.ACCEPTOR) for (ReceiverAgent a : started) attachShared(a.lane, a.channel()); // told their verdict
             }
         } catch (RuntimeException e) {
             for (OutboundLane l : lanes) l.close();
@@ -98,6 +95,7 @@ final class TcpConnection {
         int laneCount = context.lanesPerConnection();
         Deadline deadline = Deadline.after(context.timeoutNs());
         int peerWindow = 0;
+        String address = Connector.address(target);
         for (int i = 0; i < laneCount; i++) {
             HelloDescriptor.Hello hello = new HelloDescriptor.Hello(peer.qpn(), qp.qpn(), i, laneCount, window, psn,
                     shared ? HelloDescriptor.SHARED : HelloDescriptor.SPLIT);
@@ -105,7 +103,6 @@ final class TcpConnection {
             SocketChannel ch = opened.channel();
             peerWindow = opened.peerWindow();
             context.applyCongestion(ch); // this side's lanes carry the data
-            String address = Connector.address(target);
             try {
                 lanes.add(new OutboundLane(i, ch, shared, address, context.timeoutNs(), context.heartbeatNs(), qp, senderName(i)));
                 if (shared) readers.add(receiver(ch, address, i, context.timeoutNs())); // the peer speaks once it is RTR
@@ -182,7 +179,6 @@ final class TcpConnection {
         if (inboundHello == null) {
             inboundHello = h;
             inbound = new ReceiverAgent[h.laneCount()];
-            if (h.shared()) acceptedShared = new SocketChannel[h.laneCount()];
         }
         if (inbound[h.lane()] != null) return new Verdict("lane " + h.lane() + " of qp " + qp.qpn() + " is already connected", false);
         try {
@@ -212,16 +208,12 @@ final class TcpConnection {
             ReceiverAgent[] s = Arrays.copyOf(started, started.length + 1);
             s[s.length - 1] = agent;
             started = s;
-            if (acceptedShared != null && acceptedShared[lane] == null) {
-                acceptedShared[lane] = agent.channel();
-                if (outbound != null) attachShared(lane, agent.channel());
-            }
+            if (outbound != null && role(remote) == SocketRole.ACCEPTOR) attachShared(lane, agent.channel()); // else connect attaches it
         }
     }
 
     /** Gives pending lane {@code lane} its socket. Caller holds the lock. */
     private void attachShared(int lane, SocketChannel ch) {
-        if (lane >= outbound.count()) return;
         context.applyCongestion(ch);
         try {
             outbound.lane(lane).attach(ch);

@@ -208,8 +208,8 @@ final class TcpQueuePair implements QueuePair, InboundSink, OutboundLane.Failure
     }
 
     String attach(HelloDescriptor.Hello hello, SocketChannel ch, String peer) {
-        if (closed || state.state() == QpState.ERR) return "qp " + qpn + " is in state " + state.state();
-        return connection.attach(hello, ch, peer);
+        String refusal = probe();
+        return refusal.isEmpty() ? connection.attach(hello, ch, peer) : refusal;
     }
 
     void startLane(int lane) {

@@ -65,7 +65,8 @@ final class TcpPeer implements AutoCloseable {
 
     /** {opener, acceptor} of shared sockets (JCCL_TCP_SHARED_SOCKETS=1): the one whose listener address sorts first opens them. */
     static TcpPeer[] byRole(TcpPeer a, TcpPeer b) {
-        return a.qp.localInfo().gid().compareTo(b.qp.localInfo().gid()) < 0 ? new TcpPeer[] {a, b} : new TcpPeer[] {b, a};
+        SocketRole ofA = SocketRole.of(true, a.qp.localInfo().gid(), a.qp.qpn(), b.qp.localInfo().gid(), b.qp.qpn());
+        return ofA == SocketRole.OPENER ? new TcpPeer[] {a, b} : new TcpPeer[] {b, a};
     }
 
     static void connect(TcpPeer a, TcpPeer b) {
