@@ -78,17 +78,15 @@ class TcpSharedSocketsTest {
     }
 
     @Test
-    void anAcceptorNoticesAnOpenerThatGoesBeforeOpeningWithinAFewHeartbeats() {
+    void anAcceptorsProbeNoticesAnOpenerThatGoesBeforeOpening() {
         try (TcpPeer x = new TcpPeer(TcpPeer.config(1), 4); TcpPeer y = new TcpPeer(TcpPeer.config(1), 4)) {
             TcpPeer[] roles = TcpPeer.byRole(x, y);
             TcpPeer acceptor = sendingBeforeTheSocketsExist(roles);
-            long start = System.nanoTime();
             roles[0].close();
             WorkCompletion wc = acceptor.awaitOne();
-            long tookMs = (System.nanoTime() - start) / 1_000_000;
             assertEquals(WcStatus.WR_FLUSH_ERR, wc.status(), wc.toString());
+            // Only the probe says this; waiting out JCCL_TIMEOUT says "did not open lane 0 within".
             assertTrue(wc.detail().contains("went before opening lane 0"), wc.detail());
-            assertTrue(tookMs < 5_000, "noticed after " + tookMs + " ms, JCCL_TIMEOUT is 20 s: " + wc.detail());
         }
     }
 
