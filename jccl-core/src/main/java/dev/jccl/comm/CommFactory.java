@@ -108,7 +108,7 @@ public final class CommFactory {
         LinkTable links = new LinkTable(rank, size, ns, transports, fifo, timeoutNs, sliceNs);
         links.directReads(config.get(Knobs.DIRECT));
         PlanCache plans = new PlanCache(rank, who.topology(), overrides, fifo, dev.jccl.algo.Protocol.parse(config.get(Knobs.PROTO)),
-                peer -> LL_PROVIDERS.contains(transports.choose(peer)));
+                peer -> LL_PROVIDERS.contains(transports.choose(peer)), providers.contains("shm"));
         Scratch scratch = new Scratch();
         Failures failures = new Failures(rank, size, timeoutNs, new AbortBoard(ns, rank, size), links,
                 new FlightRecorder(RECORDER_ENTRIES, rank, size), hostOf, !(store instanceof MemoryStore));

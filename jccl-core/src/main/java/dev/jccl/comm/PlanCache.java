@@ -69,14 +69,14 @@ final class PlanCache {
     private int entries;
 
     PlanCache(int rank, HostTopology topology, TunerOverrides overrides, FifoDescriptor fifo, Protocol forcedProtocol,
-              java.util.function.IntPredicate llProvider) {
+              java.util.function.IntPredicate llProvider, boolean shmHere) {
         this.forcedProtocol = forcedProtocol;
         this.llProvider = llProvider;
         this.rank = rank;
         this.topology = topology;
         this.overrides = overrides;
         this.fifo = fifo;
-        this.costs = costParams(Runtime.getRuntime().availableProcessors() / Math.max(1, topology.maxRanksPerHost()));
+        this.costs = costParams(coresPerRank(topology, shmHere, Runtime.getRuntime().availableProcessors()));
     }
 
     /**
@@ -86,7 +86,8 @@ final class PlanCache {
      *       reduced by this rank's one progress thread, so a second shm channel only splits the same
      *       thread's time;</li>
      *   <li>tcp channels add sockets and their sender and receiver threads, which help only on cores
-     *       the rank has to itself: at most {@code coresPerRank} channels (at least one). With 2 ranks
+     *       the rank has to itself: at most {@code coresPerRank} channels (at least one; see
+     *       {@link #coresPerRank}, unbounded where every link is shm). With 2 ranks
      *       on 2 cores a second channel's threads waited for a core the callers kept busy: one
      *       channel ran 4-32 MiB 25-50% faster over tcp (3 interleaved rounds).</li>
      * </ul>
@@ -96,6 +97,16 @@ final class PlanCache {
         LinkParams shm = d.shm();
         LinkParams oneThread = new LinkParams(shm.alphaNs(), shm.streamNsPerByte(), shm.streamNsPerByte(), shm.chunkOverheadNs());
         return new CostParams(oneThread, d.net(), d.reduceNsPerByte(), d.channelOverheadNs(), Math.clamp(coresPerRank, 1, d.maxChannels()));
+    }
+
+    /**
+     * The cores each rank of the busiest host has to itself where some link is a socket's (ranks on
+     * other hosts, or no shm here), else no bound: shm channels add no threads, and on one host a
+     * shm ring ran its large calls on the tuner's 4 channels.
+     */
+    static int coresPerRank(HostTopology topology, boolean shmHere, int cores) {
+        boolean sockets = topology.hosts() > 1 || !shmHere;
+        return sockets ? cores / Math.max(1, topology.maxRanksPerHost()) : Integer.MAX_VALUE;
     }
 
     Compiled get(OpKind kind, long count, DataType type, int rootOrPeer, boolean inPlace) {

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** The runtime's cost parameters: channels are capped by the cores a rank has to itself. */
+/** The runtime's cost parameters: where links are sockets, channels are capped by the cores a rank has to itself. */
 @Tag("unit")
 class PlanCacheCostsTest {
     @Test
@@ -22,6 +22,14 @@ class PlanCacheCostsTest {
         assertEquals(1, PlanCache.costParams(1).maxChannels());
         assertEquals(2, PlanCache.costParams(2).maxChannels());
         assertEquals(CostParams.defaults().maxChannels(), PlanCache.costParams(64).maxChannels(), "never above the tuner's own bound");
+    }
+
+    @Test
+    void onlyJobsWithSocketLinksAreBoundedByCores() {
+        assertEquals(Integer.MAX_VALUE, PlanCache.coresPerRank(HostTopology.singleHost(2), true, 2), "one host, shm: no threads per channel");
+        assertEquals(1, PlanCache.coresPerRank(HostTopology.singleHost(2), false, 2), "one host, no shm: tcp");
+        assertEquals(2, PlanCache.coresPerRank(HostTopology.uniform(2, 4), true, 8), "ranks on another host: sockets");
+        assertEquals(CostParams.defaults().maxChannels(), PlanCache.costParams(Integer.MAX_VALUE).maxChannels());
     }
 
     @Test
