@@ -98,7 +98,13 @@ class DataParallelTrainingTest {
         // communicators are aborted when Spark kills them.
         Map<Integer, Throwable> stopped = FailingModel.awaitCauses(TASKS);
         assertEquals(TASKS, stopped.size(), "tasks that stopped training: " + stopped.keySet());
-        for (Throwable t : stopped.values()) assertInstanceOf(JcclException.class, t);
+        for (Throwable t : stopped.values()) assertInstanceOf(JcclException.class, t, () -> "a task stopped with " + stackOf(t));
+    }
+
+    private static String stackOf(Throwable t) {
+        java.io.StringWriter w = new java.io.StringWriter();
+        t.printStackTrace(new java.io.PrintWriter(w));
+        return w.toString();
     }
 
     static float maxDiff(float[] a, float[] b) {
