@@ -87,6 +87,11 @@ final class CommEngine implements Agent, AutoCloseable {
         if (w != null) w.wakeup();
     }
 
+    /** Whether a transport moves data on threads of its own, which a spinning caller would keep off a core. */
+    boolean threadsBeside() {
+        return res.transports().threadsBeside();
+    }
+
     /** Runs {@link #doWork()} if no other thread is; returns the work done. */
     int tryProgress() {
         return progress.tryProgress();

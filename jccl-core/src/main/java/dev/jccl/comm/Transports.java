@@ -43,6 +43,8 @@ final class Transports implements AutoCloseable {
     private final boolean socketWait; // JCCL_TCP_SOCKET_WAIT
     private final Map<String, VerbsProvider> usable = new LinkedHashMap<>();
     private final Map<String, Endpoint> open = new LinkedHashMap<>();
+    /** Some opened context moves data on threads of its own: read on every caller's wait, so kept, not derived. */
+    private volatile boolean threadsBeside;
     private final List<Endpoint> byIndex = new ArrayList<>();
     private final Map<Integer, String> chosen = new HashMap<>();
     /** Where {@link #allocate} takes memory when no peer shares this host; made on first need. */
@@ -133,6 +135,11 @@ final class Transports implements AutoCloseable {
         }
     }
 
+    /** Whether some opened context moves data on threads of its own ({@link DeviceContext#movesDataOnOwnThreads}). */
+    boolean threadsBeside() {
+        return threadsBeside;
+    }
+
     synchronized Endpoint endpointFor(int peer) {
         String name = choose(peer);
         Endpoint e = open.get(name);
@@ -150,6 +157,7 @@ final class Transports implements AutoCloseable {
         Log.info(Subsys.INIT, "rank %d: opened %s device %s", rank, name, devices.getFirst().name());
         open.put(name, e);
         byIndex.add(e);
+        if (ctx.movesDataOnOwnThreads()) threadsBeside = true;
         return e;
     }
 

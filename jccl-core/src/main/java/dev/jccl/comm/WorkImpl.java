@@ -63,7 +63,7 @@ final class WorkImpl implements Work {
     /** Waits until done (throwing its failure) or the deadline; null = the no-progress bound. */
     private boolean waitUntil(Deadline deadline) {
         if (!done) {
-            BackoffIdleStrategy idle = engine.waitPolicy().caller().strategy(engine::callerSleep);
+            BackoffIdleStrategy idle = engine.waitPolicy().caller(engine.threadsBeside()).strategy(engine::callerSleep);
             engine.callerWaiting(1);
             try {
                 while (!done) {

@@ -18,9 +18,9 @@ import java.util.concurrent.locks.LockSupport;
  *   <tr><th>who</th><th>spins</th><th>then</th><th>why</th></tr>
  *   <tr><td>a caller in {@code Work.await()} ({@link #caller()}); it drives progress itself, so
  *       issue-and-await costs no thread hand-off</td>
- *       <td>200 rounds, and at least JCCL_SPIN; {@code auto}: 1 ms while {@link HostLoad} sees a core
- *       per runnable thread. With more ranks on the host than cores: no rounds, and {@code auto}
- *       spins nothing</td>
+ *       <td>200 rounds, and at least JCCL_SPIN; {@code auto}: 1 ms, or where a transport moves data
+ *       on threads of its own (tcp), 1 ms only while {@link HostLoad} sees a core per runnable
+ *       thread. With more ranks on the host than cores: no rounds, and {@code auto} spins nothing</td>
  *       <td>2,000 yields, then parks of 1 µs doubling to 100 µs with the timer slack cut to 1 µs</td>
  *       <td>a round polls every link (~0.5-1 µs): 4 ranks on 2 cores measured 85-100 µs per 8 B
  *       allreduce with 100 rounds, 19-21 µs yielding at once, 600 µs with 1,000. With the default
@@ -32,7 +32,9 @@ import java.util.concurrent.locks.LockSupport;
  *       answered is awake. 50 µs of spin (and 100 µs inline, below) still let two ranks fall into it at
  *       a new call shape on a loaded host: 2 ranks, 4-64 B over shm, five interleaved rounds, 3 of 50
  *       sizes sat at 130-150 µs per call where the rest took 0.6 µs; with 1 ms, 0 of 50 (and JCCL_SPIN=2ms
- *       0 of 15 against 3 of 15 sizes, earlier).</td></tr>
+ *       0 of 15 against 3 of 15 sizes, earlier). Over shm alone the load is not asked: two spinning
+ *       ranks fill 2 cores, so any third thread made a sample say "busy" for 50 ms, and 4-64 KiB
+ *       calls sat at 40-60 µs in 6 of 30 (size, round) cells against 0 of 30 with the spin kept.</td></tr>
  *   <tr><td>a caller running its small call inline ({@link #inline()}: an LL allreduce issued
  *       while nothing else is queued; it holds the progress lock)</td>
  *       <td>JCCL_SPIN, {@code auto}: 1 ms; with more ranks on the host than cores none (it polls between yields)</td>
@@ -174,10 +176,14 @@ public final class WaitPolicy {
         return ranksOnHost > cores;
     }
 
-    /** A caller blocked in {@code await()}, driving progress; the spin budget is decided now. */
-    public Backoff caller() {
+    /**
+     * A caller blocked in {@code await()}, driving progress; {@code threadsBeside}: a transport moves
+     * data on threads of its own, so the host's load decides. The spin budget is decided now.
+     */
+    public Backoff caller(boolean threadsBeside) {
         boolean over = oversubscribed();
-        long spinNs = spinKnobNs != AUTO_SPIN ? spinKnobNs : over ? 0 : autoSpinNs(CALLER_SPIN_NS);
+        long spinNs = spinKnobNs != AUTO_SPIN ? spinKnobNs : over ? 0
+                : threadsBeside ? autoSpinNs(CALLER_SPIN_NS) : CALLER_SPIN_NS;
         return new Backoff(over ? 0 : SPINS, spinNs, CALLER_YIELDS, MIN_PARK_NS, MAX_PARK_NS, true);
     }
 

@@ -24,6 +24,14 @@ public interface DeviceContext extends AutoCloseable {
         return null;
     }
 
+    /**
+     * Whether this context moves data on threads of its own (tcp's senders and receivers), which
+     * need cores while a caller waits; false (the default) when only its pollers move it.
+     */
+    default boolean movesDataOnOwnThreads() {
+        return false;
+    }
+
     @Override
     void close();
 }

@@ -38,10 +38,10 @@ class ConfigTest {
     @Test
     void theWaitPolicyIsConcludedFromJcclSpin() {
         int cores = Runtime.getRuntime().availableProcessors();
-        assertEquals(20_000, Config.of(Map.of("JCCL_SPIN", "20us")).waitPolicy(1).caller().spinNs());
-        assertEquals(0, Config.of(Map.of("JCCL_SPIN", "0")).waitPolicy(1).caller().spinNs());
+        assertEquals(20_000, Config.of(Map.of("JCCL_SPIN", "20us")).waitPolicy(1).caller(false).spinNs());
+        assertEquals(0, Config.of(Map.of("JCCL_SPIN", "0")).waitPolicy(1).caller(false).spinNs());
         assertTrue(Config.of(Map.of()).waitPolicy(cores + 1).oversubscribed());
-        assertEquals(0, Config.of(Map.of()).waitPolicy(cores + 1).caller().spinNs(), "auto spins nothing oversubscribed");
+        assertEquals(0, Config.of(Map.of()).waitPolicy(cores + 1).caller(false).spinNs(), "auto spins nothing oversubscribed");
     }
 
     @Test

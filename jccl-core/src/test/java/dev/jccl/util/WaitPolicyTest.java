@@ -18,26 +18,29 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The policy as a table: given JCCL_SPIN and how many ranks share how many cores, what each waiter
- * does. {@code auto} budgets follow the host's load at the moment, so those rows accept either of
- * the two answers (a spare core: 50 µs; none: 0).
+ * does. Some {@code auto} budgets follow the host's load at the moment, so those rows accept either
+ * of the two answers (a spare core: the budget; none: 0).
  */
 @Tag("unit")
 class WaitPolicyTest {
     private static final long AUTO = AUTO_SPIN;
 
-    @ParameterizedTest(name = "spin {0}, {1} ranks on {2} cores: spins {3}, yields {4}, spinNs in {5}")
+    @ParameterizedTest(name = "spin {0}, {1} ranks on {2} cores, threads beside {3}: spins {4}, yields {5}, spinNs in {6}")
     @CsvSource({
-            // spin knob, ranks, cores, rounds, yields, allowed spin budgets
+            // spin knob, ranks, cores, transport threads beside, rounds, yields, allowed spin budgets
             // a caller yields ~1 ms before it parks, with a core or not: see the table (taking turns at 200)
-            "-1,     2, 2,   200, 2000, 0 1000000",
-            "-1,     1, 8,   200, 2000, 0 1000000",
-            "-1,     4, 2,     0, 2000, 0",       // oversubscribed: yield at once, auto spins nothing
-            "20000,  4, 2,     0, 2000, 20000",   // a budget given is honoured even then
-            "20000,  2, 2,   200, 2000, 20000",
-            "0,      2, 2,   200, 2000, 0",
+            "-1,     2, 2, false,  200, 2000, 1000000",   // polling only: every rank has a core, so it spins
+            "-1,     1, 8, false,  200, 2000, 1000000",
+            "-1,     2, 2, true,   200, 2000, 0 1000000", // tcp's threads need cores: the host's load decides
+            "-1,     4, 2, false,    0, 2000, 0",         // oversubscribed: yield at once, auto spins nothing
+            "-1,     4, 2, true,     0, 2000, 0",
+            "20000,  4, 2, false,    0, 2000, 20000",     // a budget given is honoured even then
+            "20000,  2, 2, true,   200, 2000, 20000",
+            "0,      2, 2, false,  200, 2000, 0",
     })
-    void aCallerSpinsOnlyWhileEveryRankHasACore(long spin, int ranks, int cores, long rounds, long yields, String budgets) {
-        Backoff b = WaitPolicy.of(spin, ranks, cores).caller();
+    void aCallerSpinsOnlyWhileEveryRankHasACore(long spin, int ranks, int cores, boolean threadsBeside, long rounds,
+                                               long yields, String budgets) {
+        Backoff b = WaitPolicy.of(spin, ranks, cores).caller(threadsBeside);
         assertEquals(rounds, b.spins());
         assertEquals(yields, b.yields());
         assertTrue(allowed(budgets).contains(b.spinNs()), "spin budget " + b.spinNs());

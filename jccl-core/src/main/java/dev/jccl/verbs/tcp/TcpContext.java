@@ -141,6 +141,11 @@ final class TcpContext implements DeviceContext {
         return sleeper;
     }
 
+    @Override
+    public boolean movesDataOnOwnThreads() {
+        return true;
+    }
+
     TcpCompletionQueue ownCq(CompletionQueue cq) {
         if (!(cq instanceof TcpCompletionQueue b) || !cqs.contains(b)) {
             throw new VerbsException("completion queue " + cq + " was not created by this tcp context");
