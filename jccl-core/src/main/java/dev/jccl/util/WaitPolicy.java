@@ -16,7 +16,7 @@ import java.util.concurrent.locks.LockSupport;
  * <table>
  *   <caption>Who waits, and how</caption>
  *   <tr><th>who</th><th>spins</th><th>then</th><th>why</th></tr>
- *   <tr><td>a caller in {@code Work.await()} ({@link #caller()}); it drives progress itself, so
+ *   <tr><td>a caller in {@code Work.await()} ({@link #caller(boolean)}); it drives progress itself, so
  *       issue-and-await costs no thread hand-off</td>
  *       <td>200 rounds, and at least JCCL_SPIN; {@code auto}: 1 ms, or where a transport moves data
  *       on threads of its own (tcp), 1 ms only while {@link HostLoad} sees a core per runnable
