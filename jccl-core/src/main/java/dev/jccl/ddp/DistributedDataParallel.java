@@ -1,5 +1,6 @@
 package dev.jccl.ddp;
 
+import dev.jccl.CommAbortedException;
 import dev.jccl.Communicator;
 import dev.jccl.DataType;
 import dev.jccl.trace.event.BucketEvent;
@@ -129,16 +130,21 @@ public final class DistributedDataParallel implements AutoCloseable {
                 throw fail(new IllegalStateException("parameters got no gradient this step: " + String.join(", ", missing)
                         + " (call gradReady for each, or allow unused parameters)"));
             }
-            for (String n : missing) markReady(params.get(indexByName.get(n)));
         }
         try {
+            for (String n : missing) markReady(params.get(indexByName.get(n)));
             launchInOrder();
             for (BucketState b : buckets) b.await();
         } catch (RuntimeException e) {
             throw fail(e);
         }
         long waitEndNs = Timeline.nowNs();
-        boolean nonFinite = flags.unpackAllReduced(buckets, owned, plan.last(), accumulation.average());
+        boolean nonFinite;
+        try {
+            nonFinite = flags.unpackAllReduced(buckets, owned, plan.last(), accumulation.average());
+        } catch (RuntimeException e) {
+            throw fail(e);
+        }
         boolean overflow = flags.overflowReduced() || nonFinite;
         boolean skipped = scaler != null && scaler.update(overflow);
         if (overflow) timeline.instant("optimizer", skipped ? "skipped: overflow" : "overflow", "loss scale " + scale);
@@ -257,7 +263,18 @@ public final class DistributedDataParallel implements AutoCloseable {
 
     /** Marks this object unusable: after a failed or half-sent step the ranks' collective streams no longer agree. */
     private RuntimeException fail(RuntimeException e) {
-        broken = e;
-        return e;
+        broken = e instanceof IllegalStateException && memoryFreed() ? new CommAbortedException("rank " + coll.rank()
+                + ": the communicator was closed or aborted while this step used its bucket memory", e) : e;
+        return broken;
+    }
+
+    /**
+     * Bucket memory from {@link Communicator#allocate} is freed when the communicator closes, which an
+     * abort on another thread (a cancelled job) may do mid-step: the step then fails as the abort, not as
+     * the memory access it interrupted.
+     */
+    private boolean memoryFreed() {
+        for (BucketState b : buckets) if (!b.buffer.scope().isAlive()) return true;
+        return false;
     }
 }
