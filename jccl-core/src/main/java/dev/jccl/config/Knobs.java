@@ -29,8 +29,10 @@ public final class Knobs {
             s -> s.toLowerCase(Locale.ROOT), "comma list of providers to allow, in preference order (shm,tcp); empty = all");
     public static final Knob<Long> TIMEOUT_NS = new Knob<>("JCCL_TIMEOUT", "60s",
             Knobs::positiveDuration, "bound on every blocking wait (store, connect, completion)");
-    public static final Knob<Integer> QPS_PER_CONNECTION = new Knob<>("JCCL_QPS_PER_CONNECTION", "1",
-            s -> intIn(s, 1, 64), "sockets a tcp queue pair spreads its traffic over");
+    public static final Knob<Integer> QPS_PER_CONNECTION = new Knob<>("JCCL_QPS_PER_CONNECTION", "2",
+            s -> intIn(s, 1, 64), "sockets a tcp queue pair spreads its traffic over: with 2 or more, the first carries messages"
+                    + " up to 64 KiB (small chunks, credits, acks) and the others the larger ones, so a credit never waits"
+                    + " behind a bulk chunk on its stream");
     public static final Knob<Boolean> TCP_SHARED_SOCKETS = new Knob<>("JCCL_TCP_SHARED_SOCKETS", "1",
             Knobs::bool, "1 (the default): each socket of a tcp queue pair carries both directions, opened by the side whose"
                     + " listener address and qpn sort first, so TCP acknowledges one side's data on the other side's and a small"

@@ -1,5 +1,6 @@
 package dev.jccl.cli.path;
 
+import dev.jccl.config.Knobs;
 import dev.jccl.cli.perf.coll.CollTest;
 import dev.jccl.cli.tool.Chart;
 import dev.jccl.cli.tool.Finding;
@@ -29,7 +30,7 @@ final class PathExplain {
         ToolReport r = new ToolReport("path", String.format(Locale.ROOT, "%s of %s from a %s over %d ranks, provider %s%s", test.cliName(),
                 Sizes.formatBytes(bytes), array ? "heap float[]" : shared ? "shared MemorySegment" : "native MemorySegment", n, provider,
                 measured ? ", measured" : ""));
-        String qps = facts.getFirst().knobs().getOrDefault("JCCL_QPS_PER_CONNECTION", "1");
+        String qps = facts.getFirst().knobs().getOrDefault(Knobs.QPS_PER_CONNECTION.name(), Knobs.QPS_PER_CONNECTION.defaultText());
         Table hops = Table.of("hops (measured: rank 0, during one call)", List.of("#", "hop", "copies and who touches the data", "measured"));
         int h = 1;
         hops = hops.row(h++, "source", array ? "heap float[]: the provider cannot read the Java heap" : shared

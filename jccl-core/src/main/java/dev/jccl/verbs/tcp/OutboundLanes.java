@@ -11,10 +11,20 @@ import static dev.jccl.verbs.tcp.FrameDescriptor.*;
 /**
  * The sockets one queue pair sends on, and how a message is cut over them.
  *
- * <p>A message up to {@link #STRIPE_MIN_BYTES} travels whole on one lane (lanes taken round-robin by
- * sequence number); a larger one is cut into contiguous chunks dealt to the lanes in turn, one per
- * lane when that fits {@link FrameDescriptor#MAX_CHUNK_BYTES}, so every socket streams in parallel.
- * Standalone ACKs and NAKs always go on lane 0, in the order they are issued.
+ * <p>Which lane. With one socket everything shares it. With more, lane 0 carries the small
+ * messages (up to {@link #LATENCY_MAX_BYTES}: a collective's small chunks and its credits) and the
+ * standalone ACKs and NAKs, in the order they are issued, while larger messages go on the other
+ * lanes, taken round-robin by sequence number; one over {@link #STRIPE_MIN_BYTES} is cut into
+ * contiguous chunks dealt to those lanes in turn, one per lane when that fits
+ * {@link FrameDescriptor#MAX_CHUNK_BYTES}, so every bulk socket streams in parallel.
+ *
+ * <p>Why: on one TCP stream a credit queued behind a 512 KiB chunk reaches the peer only once the
+ * peer has read the whole chunk, and the peer's next chunk waits for that credit. With small messages
+ * dealt round-robin over 2 sockets (as once here) half the credits overtook the bulk data, and
+ * 512 KiB-4 MiB allreduces over tcp ran 1.2-1.8x faster than on one socket, but an 8 B-64 KiB
+ * allreduce ran 1.5-2.3x slower: spread over sockets, a small exchange's frames neither leave in one
+ * gathering write nor carry TCP's acknowledgement of the other direction, and the peer reads each
+ * socket apart. A lane of its own for the small ones gives both.
  *
  * <p>Acknowledgements are deferred ({@link #deferAck}): the next request or READ_RESPONSE to leave,
  * on any lane, carries the highest deferred one in its header, and {@link #flushAck} sends what is
@@ -32,6 +42,8 @@ import static dev.jccl.verbs.tcp.FrameDescriptor.*;
  */
 final class OutboundLanes implements AutoCloseable {
     static final long STRIPE_MIN_BYTES = 256 * 1024;
+    /** Messages up to this size go on lane 0 (see the class comment). */
+    static final long LATENCY_MAX_BYTES = 64 * 1024;
     private static final long CHUNK_ALIGN_BYTES = 64 * 1024;
 
     /** The longest a lazy ack waits for a reply to carry it (see the class comment). */
@@ -60,6 +72,16 @@ final class OutboundLanes implements AutoCloseable {
         return lanes[index];
     }
 
+    /** How many lanes carry messages over {@link #LATENCY_MAX_BYTES}: all but lane 0, or the one there is. */
+    private int bulkLanes() {
+        return lanes.length == 1 ? 1 : lanes.length - 1;
+    }
+
+    /** How long each frame of a message of {@code msgLength} bytes is on this queue pair's lanes. */
+    private long chunkBytes(long msgLength) {
+        return chunkBytes(msgLength, msgLength <= LATENCY_MAX_BYTES ? 1 : bulkLanes());
+    }
+
     static long chunkBytes(long msgLength, int laneCount) {
         if (laneCount == 1 || msgLength <= STRIPE_MIN_BYTES) return Math.max(1, Math.min(msgLength, MAX_CHUNK_BYTES));
         long perLane = (msgLength + laneCount - 1) / laneCount;
@@ -75,8 +97,8 @@ final class OutboundLanes implements AutoCloseable {
      */
     boolean send(byte type, byte status, long seq, MemorySegment source, long sourceOffset, long msgLength, long remoteAddress,
               int rkey, int imm, long recvIndex) {
-        long chunk = chunkBytes(msgLength, lanes.length);
-        int lane = (int) Long.remainderUnsigned(seq, lanes.length);
+        long chunk = chunkBytes(msgLength);
+        int lane = laneIndex(seq, msgLength);
         long offset = 0;
         boolean left = true;
         do {
@@ -88,23 +110,29 @@ final class OutboundLanes implements AutoCloseable {
             if (length > 0) f.payload(source, sourceOffset + offset, length);
             left &= l.submit(f);
             offset += length;
-            lane = lane + 1 == lanes.length ? 0 : lane + 1;
+            lane = lane + 1 == lanes.length ? lanes.length - bulkLanes() : lane + 1;
         } while (offset < msgLength);
         return left && chunk >= msgLength;
     }
 
     /** Whether a message of {@code msgLength} bytes travels as one frame. */
     boolean oneFrame(long msgLength) {
-        return chunkBytes(msgLength, lanes.length) >= msgLength;
+        return chunkBytes(msgLength) >= msgLength;
     }
 
-    /** The lane a message of one frame with sequence number {@code seq} goes on. */
-    OutboundLane laneOf(long seq) {
-        return lanes[(int) Long.remainderUnsigned(seq, lanes.length)];
+    /** The lane a message of one frame with sequence number {@code seq} and {@code msgLength} bytes goes on. */
+    OutboundLane laneOf(long seq, long msgLength) {
+        return lanes[laneIndex(seq, msgLength)];
+    }
+
+    /** The lane a message's first frame goes on (see the class comment). */
+    private int laneIndex(long seq, long msgLength) {
+        int bulk = bulkLanes();
+        return msgLength <= LATENCY_MAX_BYTES ? 0 : lanes.length - bulk + (int) Long.remainderUnsigned(seq, bulk);
     }
 
     /**
-     * As {@link #send}, for a message of one frame ({@link #oneFrame}) on its lane {@link #laneOf}, queued
+     * As {@link #send}, for a message of one frame ({@link #oneFrame}) on its lane {@link #laneOf(long, long)}, queued
      * without writing; returns the lane's ticket ({@link OutboundLane#queue}).
      */
     long queue(OutboundLane lane, byte type, byte status, long seq, MemorySegment source, long sourceOffset, long msgLength,
@@ -117,7 +145,7 @@ final class OutboundLanes implements AutoCloseable {
     }
 
     void sendReadRequest(long seq, long length, long remoteAddress, int rkey) {
-        OutboundLane l = laneOf(seq);
+        OutboundLane l = laneOf(seq, 0);
         OutFrame f = l.obtain();
         f.codec.encode(TYPE_READ_REQUEST, (byte) 0, 0, seq, length, 0, remoteAddress, rkey, 0, 0);
         f.codec.ack(takeDeferredAck());

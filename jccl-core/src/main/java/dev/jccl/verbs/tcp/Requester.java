@@ -118,8 +118,8 @@ final class Requester {
             return 1;
         }
         if (!admit(na, a, localA, offsetA) || !admit(nb, b, localB, offsetB)) return 2; // failed: both flushed
-        OutboundLane laneA = lanes.laneOf(psn + na);
-        OutboundLane laneB = lanes.laneOf(psn + nb);
+        OutboundLane laneA = lanes.laneOf(psn + na, a.length());
+        OutboundLane laneB = lanes.laneOf(psn + nb, b.length());
         long ticketA = frame(a, na, localA, offsetA, lanes, laneA);
         long ticketB = frame(b, nb, localB, offsetB, lanes, laneB);
         laneA.pump();
