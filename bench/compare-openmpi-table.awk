@@ -76,6 +76,8 @@ END {
     print ""
     printf "4 ranks on 2 cores, 8 B, shm: jccl %s µs (p99 %s), Open MPI %s µs (p99 %s), speedup %s\n", num(j, "%.2f"),
         num(fig("jccl-shm4", 8, 3), "%.2f"), num(o, "%.2f"), num(fig("ompi-shm4", 8, 3), "%.2f"), ratio(j, o)
+    printf "  floor (bench/yield_floor.c: shared-memory flags and sched_yield, no library): %s µs (p99 %s)\n",
+        num(fig("floor-shm4", 8, 1), "%.2f"), num(fig("floor-shm4", 8, 3), "%.2f")
     print ""
     print "Out of the box: `jccl perf allreduce` with no flags (shm, out of place) against the careful jccl figure above"
     printf "%9s %12s %12s %8s\n", "size", "no flags", "careful", "ratio"

@@ -6,7 +6,7 @@
 #
 #   shm rows: jccl JCCL_TRANSPORT=shm  vs  Open MPI's default path (vader/sm BTL)
 #   tcp rows: jccl JCCL_TRANSPORT=tcp  vs  Open MPI --mca btl tcp,self --mca btl_tcp_if_include lo
-#   last row: 4 ranks pinned to 2 cores, 8 B, shm
+#   last row: 4 ranks pinned to 2 cores, 8 B, shm, with the floor of bench/yield_floor.c beside it
 #
 # Open MPI runs out of the box and "tuned" (glibc keeps freed memory: fresh pages are expensive on
 # some VMs); its column is the better of the two at each size. jccl also runs `jccl perf allreduce`
@@ -36,6 +36,8 @@ loud() { echo "!!!!! Open MPI IS MISSING: jccl figures only, no comparison (apt-
 build="$here/bench/.build"
 mkdir -p "$build"
 if ((have_mpi)); then mpicc -O2 -o "$build/mpi_allreduce" "$here/bench/mpi_allreduce.c"; else loud >&2; fi
+have_cc=0
+if command -v cc >/dev/null && cc -O2 -o "$build/yield_floor" "$here/bench/yield_floor.c"; then have_cc=1; fi
 "$here/jccl" --version >/dev/null
 mpi=(mpirun --allow-run-as-root --oversubscribe --bind-to none)
 tuned=(env MALLOC_MMAP_MAX_=0 MALLOC_TRIM_THRESHOLD_=68719476736 GLIBC_TUNABLES=glibc.malloc.hugetlb=1)
@@ -59,6 +61,11 @@ mpi_run() {  # $1 config, $2 ranks, $3 min, $4 max, $5 factor, then the command 
   timeout 900 "$@" -np "$np" "$build/mpi_allreduce" "$b" "$e" "$f" "$batches" "$((batch_ms * 1000))" "$min_iters" \
     | awk -v c="$c" '{print c, $1, $2, $3, $4, $5}' >> "$out" || echo "Open MPI $c failed" >&2
 }
+floor_run() {  # the same 4 ranks with no library: bench/yield_floor.c, median of single calls
+  ((have_cc)) || return 0
+  "${two_cores[@]}" timeout 300 "$build/yield_floor" 4 100000 | awk '{print "floor-shm4", 8, $1, $1, $2, $3}' >> "$out" \
+    || echo "yield_floor failed" >&2
+}
 ootb_run() {  # `jccl perf allreduce` exactly as a user first types it
   timeout 900 "$here/jccl" perf allreduce "${ootb_flags[@]}" | awk '$1=="[0]" && $2 ~ /^[0-9]+$/ {print "ootb", $2, $7, "-", "-", "-"}' >> "$out" \
     || echo "jccl perf allreduce (no flags) failed" >&2
@@ -74,6 +81,7 @@ for ((i = 1; i <= rounds; i++)); do
   mpi_run ompi-tcp-tuned 2 "$lo" "$hi" "$factor" "${tuned[@]}" "${mpi[@]}" "${tcp_mca[@]}"
   jccl_run jccl-shm4 shm 4 8 8 2 "${two_cores[@]}"
   mpi_run ompi-shm4 4 8 8 2 "${two_cores[@]}" "${mpi[@]}"
+  floor_run
   ootb_run
 done
 
