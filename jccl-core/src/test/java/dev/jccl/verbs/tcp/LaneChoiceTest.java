@@ -115,17 +115,7 @@ class LaneChoiceTest {
 
         /** The next frame's header on {@code lane} (its payload skipped), or null if none began within {@code ms}. */
         ByteBuffer within(int lane, long ms) throws Exception {
-            SocketChannel wire = far.get(lane);
-            ByteBuffer h = ByteBuffer.allocate(HEADER_BYTES).order(ORDER);
-            long end = System.nanoTime() + ms * 1_000_000;
-            while (h.hasRemaining()) {
-                if (wire.read(h) < 0) throw new AssertionError("stream closed");
-                if (h.position() == 0 && System.nanoTime() > end) return null;
-                if (h.position() == 0) Thread.sleep(1);
-            }
-            ByteBuffer payload = ByteBuffer.allocate(h.getInt(CHUNK_LENGTH_OFFSET));
-            while (payload.hasRemaining()) if (wire.read(payload) < 0) throw new AssertionError("stream closed");
-            return h;
+            return TcpFrames.nextHeader(far.get(lane), ms);
         }
 
         @Override

@@ -119,15 +119,6 @@ class LazyAckTest {
 
     /** The next frame's header (its payload skipped), or null if none began within {@code ms}. */
     private ByteBuffer frameWithin(long ms) throws Exception {
-        ByteBuffer h = ByteBuffer.allocate(HEADER_BYTES).order(ORDER);
-        long end = System.nanoTime() + ms * 1_000_000;
-        while (h.hasRemaining()) {
-            if (wire.read(h) < 0) throw new AssertionError("stream closed");
-            if (h.position() == 0 && System.nanoTime() > end) return null;
-            if (h.position() == 0) Thread.sleep(1);
-        }
-        ByteBuffer payload = ByteBuffer.allocate(h.getInt(CHUNK_LENGTH_OFFSET));
-        while (payload.hasRemaining()) if (wire.read(payload) < 0) throw new AssertionError("stream closed");
-        return h;
+        return TcpFrames.nextHeader(wire, ms);
     }
 }

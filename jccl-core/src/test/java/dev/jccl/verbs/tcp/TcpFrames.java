@@ -5,6 +5,7 @@ import dev.jccl.verbs.MemoryRegion;
 
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
+import java.nio.channels.SocketChannel;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -15,7 +16,8 @@ import static dev.jccl.verbs.tcp.FrameDescriptor.*;
 /**
  * Plausible frame streams for a {@link FuzzBench} (requests within its regions and receives, replies to
  * its READ and SEND, in sequence), and the ways a hostile peer breaks them: a header field set to an
- * extreme value, a frame cut short, noise, a frame repeated or two swapped.
+ * extreme value, a frame cut short, noise, a frame repeated or two swapped; and the frames a sender
+ * wrote, read back off the wire.
  */
 final class TcpFrames {
     private static final int[] FIELDS = {TYPE_OFFSET, STATUS_OFFSET, RESERVED_OFFSET, CHUNK_LENGTH_OFFSET, SEQ_OFFSET,
@@ -122,5 +124,22 @@ final class TcpFrames {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         for (byte[] f : frames) out.writeBytes(f);
         return out.toByteArray();
+    }
+
+    /**
+     * The next frame's header on {@code wire} (non-blocking), its payload read and dropped, or null if
+     * no frame began within {@code ms}.
+     */
+    static ByteBuffer nextHeader(SocketChannel wire, long ms) throws Exception {
+        ByteBuffer h = ByteBuffer.allocate(HEADER_BYTES).order(ORDER);
+        long end = System.nanoTime() + ms * 1_000_000;
+        while (h.hasRemaining()) {
+            if (wire.read(h) < 0) throw new AssertionError("stream closed");
+            if (h.position() == 0 && System.nanoTime() > end) return null;
+            if (h.position() == 0) Thread.sleep(1);
+        }
+        ByteBuffer payload = ByteBuffer.allocate(h.getInt(CHUNK_LENGTH_OFFSET));
+        while (payload.hasRemaining()) if (wire.read(payload) < 0) throw new AssertionError("stream closed");
+        return h;
     }
 }
