@@ -56,6 +56,11 @@ public final class AuthHandshake {
         out.write(mac(token, purpose, "client", theirs, mine));
         out.flush();
         byte[] proof = in.readNBytes(MAC_BYTES);
+        if (proof.length < MAC_BYTES) {
+            // A server that refuses the token closes without a proof, and so does one shutting down.
+            throw new AuthenticationException("server closed the connection without proving the job token (JCCL_AUTH_TOKEN"
+                    + " differs, or the server was shutting down)");
+        }
         if (!MessageDigest.isEqual(proof, mac(token, purpose, "server", mine, theirs))) {
             throw new AuthenticationException("server did not prove the job token (JCCL_AUTH_TOKEN differs)");
         }

@@ -8,6 +8,7 @@ import dev.jccl.bootstrap.TcpStoreServer;
 import dev.jccl.config.Config;
 import dev.jccl.config.Knobs;
 import dev.jccl.util.AuthHandshake;
+import dev.jccl.verbs.Providers;
 import org.apache.spark.BarrierTaskContext;
 import org.apache.spark.BarrierTaskInfo;
 import org.apache.spark.SparkConf;
@@ -50,6 +51,10 @@ final class BarrierRendezvous {
         String myHost = hostOf(tasks[rank]);
         boolean oneHost = Arrays.stream(tasks).map(BarrierRendezvous::hostOf).distinct().count() == 1;
         long timeoutNs = setupTimeoutNs(knobs, SparkEnv.get().conf());
+        // A JCCL_TRANSPORT naming no provider fails every task here, alike, before any joins: found
+        // only inside Jccl.init, it failed task 0 while others still shook hands with its store,
+        // which it then closed, and Spark could report that refusal instead of the knob.
+        Providers.allowed(Config.fromEnvironment(knobs));
 
         // Listeners first, so whatever is made below is released however the task ends.
         TaskResources resources = new TaskResources(timeoutNs);
