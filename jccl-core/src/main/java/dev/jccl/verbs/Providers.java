@@ -35,6 +35,16 @@ public final class Providers {
      * usable here.
      */
     public static List<VerbsProvider> allowed(Config config) {
+        List<VerbsProvider> out = named(config);
+        out.removeIf(p -> p.unavailabilityCause(config).isPresent());
+        return out;
+    }
+
+    /**
+     * The providers JCCL_TRANSPORT names, in its order (all, by name, when it is empty), usable here or
+     * not; a name no provider has is a {@link VerbsException} listing the names that exist.
+     */
+    public static List<VerbsProvider> named(Config config) {
         String list = config.get(Knobs.TRANSPORT);
         List<VerbsProvider> out = new ArrayList<>();
         if (list.isBlank()) {
@@ -44,7 +54,6 @@ public final class Providers {
                 if (!n.isBlank()) out.add(require(n.trim()));
             }
         }
-        out.removeIf(p -> p.unavailabilityCause(config).isPresent());
         return out;
     }
 }

@@ -51,10 +51,11 @@ final class BarrierRendezvous {
         String myHost = hostOf(tasks[rank]);
         boolean oneHost = Arrays.stream(tasks).map(BarrierRendezvous::hostOf).distinct().count() == 1;
         long timeoutNs = setupTimeoutNs(knobs, SparkEnv.get().conf());
+        Config config = Config.fromEnvironment(knobs);
         // A JCCL_TRANSPORT naming no provider fails every task here, alike, before any joins: found
         // only inside Jccl.init, it failed task 0 while others still shook hands with its store,
         // which it then closed, and Spark could report that refusal instead of the knob.
-        Providers.allowed(Config.fromEnvironment(knobs));
+        Providers.named(config);
 
         // Listeners first, so whatever is made below is released however the task ends.
         TaskResources resources = new TaskResources(timeoutNs);
@@ -87,7 +88,7 @@ final class BarrierRendezvous {
         options.put(Knobs.TIMEOUT_NS.name(), timeoutNs + "ns");
         options.put(Knobs.AUTH_TOKEN.name(), lead.token());
         // Across hosts the tcp provider must not bind to loopback, its local default.
-        if (!oneHost && Config.fromEnvironment(knobs).get(Knobs.SOCKET_IFNAME).isBlank()) {
+        if (!oneHost && config.get(Knobs.SOCKET_IFNAME).isBlank()) {
             options.put(Knobs.SOCKET_IFNAME.name(), resolve(myHost).getHostAddress());
         }
         Communicator comm = Jccl.init(CommOptions.builder().rank(rank).size(tasks.length).store(store)

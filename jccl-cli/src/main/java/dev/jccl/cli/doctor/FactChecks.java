@@ -1,10 +1,10 @@
 package dev.jccl.cli.doctor;
 
-import dev.jccl.config.Knobs;
 import dev.jccl.cli.tool.Finding;
 import dev.jccl.cli.tool.Limits;
 import dev.jccl.cli.tool.Links;
 import dev.jccl.cli.tool.RankFacts;
+import dev.jccl.config.Knobs;
 import dev.jccl.util.Sizes;
 import dev.jccl.verbs.PathKind;
 import dev.jccl.verbs.Providers;
@@ -101,8 +101,7 @@ final class FactChecks {
         else if (free >= 0 && free < 2 * planned) out.add(Finding.warn("/dev/shm", shm, "leave room: grow /dev/shm or lower JCCL_BUFFSIZE"));
         else out.add(Finding.ok("/dev/shm", shm));
         long files = Limits.value(r.get("limit.openFiles"));
-        String qps = r.knobs().getOrDefault(Knobs.QPS_PER_CONNECTION.name(), Knobs.QPS_PER_CONNECTION.defaultText());
-        long need = 256 + 2L * f.size() * PLANNED_CHANNELS * Long.parseLong(qps);
+        long need = 256 + 2L * f.size() * PLANNED_CHANNELS * Long.parseLong(r.knob(Knobs.QPS_PER_CONNECTION));
         String filesText = "limit " + r.get("limit.openFiles") + ", about " + need + " needed";
         if (files >= 0 && files < need) out.add(Finding.fail("open files", filesText, "ulimit -n " + Math.max(need, 65536)));
         else if (files >= 0 && files < 4096) out.add(Finding.warn("open files", filesText, "ulimit -n 65536"));

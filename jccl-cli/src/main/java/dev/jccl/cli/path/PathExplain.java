@@ -1,6 +1,5 @@
 package dev.jccl.cli.path;
 
-import dev.jccl.config.Knobs;
 import dev.jccl.cli.perf.coll.CollTest;
 import dev.jccl.cli.tool.Chart;
 import dev.jccl.cli.tool.Finding;
@@ -8,6 +7,7 @@ import dev.jccl.cli.tool.Links;
 import dev.jccl.cli.tool.RankFacts;
 import dev.jccl.cli.tool.Table;
 import dev.jccl.cli.tool.ToolReport;
+import dev.jccl.config.Knobs;
 import dev.jccl.trace.DataPathCounters;
 import dev.jccl.trace.DataPathCounters.Counter;
 import dev.jccl.util.Sizes;
@@ -30,7 +30,7 @@ final class PathExplain {
         ToolReport r = new ToolReport("path", String.format(Locale.ROOT, "%s of %s from a %s over %d ranks, provider %s%s", test.cliName(),
                 Sizes.formatBytes(bytes), array ? "heap float[]" : shared ? "shared MemorySegment" : "native MemorySegment", n, provider,
                 measured ? ", measured" : ""));
-        String qps = facts.getFirst().knobs().getOrDefault(Knobs.QPS_PER_CONNECTION.name(), Knobs.QPS_PER_CONNECTION.defaultText());
+        String qps = facts.getFirst().knob(Knobs.QPS_PER_CONNECTION);
         Table hops = Table.of("hops (measured: rank 0, during one call)", List.of("#", "hop", "copies and who touches the data", "measured"));
         int h = 1;
         hops = hops.row(h++, "source", array ? "heap float[]: the provider cannot read the Java heap" : shared

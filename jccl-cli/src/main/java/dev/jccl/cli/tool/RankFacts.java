@@ -2,6 +2,7 @@ package dev.jccl.cli.tool;
 
 import dev.jccl.Jccl;
 import dev.jccl.config.Config;
+import dev.jccl.config.Knob;
 import dev.jccl.config.Knobs;
 import dev.jccl.verbs.Device;
 import dev.jccl.verbs.Providers;
@@ -44,6 +45,11 @@ public record RankFacts(int rank, Map<String, String> facts) {
             if (k.startsWith("knob.")) out.put(k.substring("knob.".length()), v);
         });
         return out;
+    }
+
+    /** This rank's text for {@code knob}, or the knob's default where the facts do not carry it. */
+    public String knob(Knob<?> knob) {
+        return knobs().getOrDefault(knob.name(), knob.defaultText());
     }
 
     /**

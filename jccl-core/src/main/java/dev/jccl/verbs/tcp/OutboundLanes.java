@@ -50,6 +50,8 @@ final class OutboundLanes implements AutoCloseable {
     static final long LAZY_ACK_DELAY_NS = 500_000;
 
     private final OutboundLane[] lanes;
+    /** The first lane of those that carry messages over {@link #LATENCY_MAX_BYTES}: 1, or 0 when there is one lane. */
+    private final int firstBulk;
     private final AtomicLong deferredAck = new AtomicLong(NO_ACK);
     /** A deferred ack covers a request whose requester waits for it: send it at the next chance. */
     private volatile boolean ackUrgent;
@@ -62,6 +64,7 @@ final class OutboundLanes implements AutoCloseable {
 
     OutboundLanes(List<OutboundLane> lanes) {
         this.lanes = lanes.toArray(OutboundLane[]::new);
+        this.firstBulk = this.lanes.length == 1 ? 0 : 1;
     }
 
     int count() {
@@ -72,14 +75,9 @@ final class OutboundLanes implements AutoCloseable {
         return lanes[index];
     }
 
-    /** How many lanes carry messages over {@link #LATENCY_MAX_BYTES}: all but lane 0, or the one there is. */
-    private int bulkLanes() {
-        return lanes.length == 1 ? 1 : lanes.length - 1;
-    }
-
     /** How long each frame of a message of {@code msgLength} bytes is on this queue pair's lanes. */
     private long chunkBytes(long msgLength) {
-        return chunkBytes(msgLength, msgLength <= LATENCY_MAX_BYTES ? 1 : bulkLanes());
+        return chunkBytes(msgLength, msgLength <= LATENCY_MAX_BYTES ? 1 : lanes.length - firstBulk);
     }
 
     static long chunkBytes(long msgLength, int laneCount) {
@@ -110,7 +108,7 @@ final class OutboundLanes implements AutoCloseable {
             if (length > 0) f.payload(source, sourceOffset + offset, length);
             left &= l.submit(f);
             offset += length;
-            lane = lane + 1 == lanes.length ? lanes.length - bulkLanes() : lane + 1;
+            lane = lane + 1 == lanes.length ? firstBulk : lane + 1;
         } while (offset < msgLength);
         return left && chunk >= msgLength;
     }
@@ -127,8 +125,7 @@ final class OutboundLanes implements AutoCloseable {
 
     /** The lane a message's first frame goes on (see the class comment). */
     private int laneIndex(long seq, long msgLength) {
-        int bulk = bulkLanes();
-        return msgLength <= LATENCY_MAX_BYTES ? 0 : lanes.length - bulk + (int) Long.remainderUnsigned(seq, bulk);
+        return msgLength <= LATENCY_MAX_BYTES ? 0 : firstBulk + (int) Long.remainderUnsigned(seq, lanes.length - firstBulk);
     }
 
     /**
