@@ -61,32 +61,38 @@ public final class CollRunner {
         return results;
     }
 
+    /** The warm-up rounds run every size of the sweep up to this one (and the first size, whatever it is). */
+    static final long WARM_MAX_BYTES = 8L << 20;
+
     /**
-     * Untimed rounds of the timed loop itself, at the smallest size and a mid-sized one (the two
-     * shapes of the data path: one chunk, and chunks pipelined through the slots), out of place and
-     * in place. Running the very loop that is timed later matters: warming only the calls left the
-     * first timed size 2-3x slower than the second. Rounds go on for {@code jitWarmupNs}, and then
-     * until a round is no longer 5% faster than the best before it and the JIT compiled for at most
-     * {@link JitActivity#QUIET_SHARE} of it on every rank (at most four times as long): on two cores
-     * busy with spinning ranks the compiler threads get little time. Measured there: 3 s of compiling
-     * in the first round, still 20-100 ms a round 5 s in, and the 8 B figure 100x its steady state
-     * while it lasted, with rounds that had stopped getting faster. The ranks agree on the figures
-     * with one MAX allreduce, so they always issue the same calls.
+     * Untimed rounds of the timed loop itself, with the real check setting, at every size of the
+     * sweep up to {@link #WARM_MAX_BYTES}, out of place and in place. Running the very loop that is
+     * timed later matters: warming only the calls left the first timed size 2-3x slower than the
+     * second. Every size matters too: warmed at 8 B and 1 MiB only, the first calls of 2 MiB took
+     * branches the compiled data path had never seen (more chunks than FIFO slots), and the JIT threw
+     * away and recompiled the channel loop and the reduce kernel; on two busy cores that took about
+     * 350 ms, with the size timed at 3-10x its steady state meanwhile. Rounds go on for
+     * {@code jitWarmupNs}, and then until a round is no longer 5% faster than the best before it and
+     * the JIT compiled for at most {@link JitActivity#QUIET_SHARE} of it on every rank (at most four
+     * times as long): on two cores busy with spinning ranks the compiler threads get little time.
+     * Measured there: 3 s of compiling in the first round, still 20-100 ms a round 5 s in, and the
+     * 8 B figure 100x its steady state while it lasted, with rounds that had stopped getting faster.
+     * The ranks agree on the figures with one MAX allreduce, so they always issue the same calls.
      */
     private static boolean jitWarmup(Communicator comm, CollOptions o, List<Long> sizes, MemorySegment in,
                                      MemorySegment out, MemorySegment scratch) {
         if (o.jitWarmupNs() == 0 || sizes.isEmpty()) return false;
         int n = comm.size();
-        CollOptions warm = new CollOptions(o.test(), o.minBytes(), o.maxBytes(), o.factor(), 200, Math.max(1, o.warmup()), false, o.op(),
-                o.type(), o.root(), o.json(), 0, o.blocking(), 0, Math.min(o.batchNs(), 2_000_000L), 2, false);
-        long small = sizes.getFirst();
-        long mid = Math.min(sizes.getLast(), 1L << 20);
+        CollOptions warm = new CollOptions(o.test(), o.minBytes(), o.maxBytes(), o.factor(), 200, Math.max(1, o.warmup()), o.check(),
+                o.op(), o.type(), o.root(), o.json(), 0, o.blocking(), 0, Math.min(o.batchNs(), 2_000_000L), 2, false);
+        List<Long> warmSizes = new ArrayList<>(sizes.stream().filter(b -> b <= WARM_MAX_BYTES).toList());
+        if (warmSizes.isEmpty()) warmSizes.add(sizes.getFirst());
         long t0 = System.nanoTime();
         long bestRoundNs = Long.MAX_VALUE;
         while (true) {
             long roundStart = System.nanoTime();
             long jitBefore = JitActivity.compileNs();
-            for (long bytes : new long[] {small, mid}) {
+            for (long bytes : warmSizes) {
                 long count = o.test().count(bytes, o.type().byteSize(), n);
                 measure(comm, warm, count, bytes, in, out, false, scratch);
                 measure(comm, warm, count, bytes, in, out, true, scratch);
@@ -150,24 +156,34 @@ public final class CollRunner {
         return new CollResult.Figures(slowestUs, algBw, algBw * o.test().busBwFactor(n), wrong, meanUs, p50Us, p99Us);
     }
 
-    /** Untimed batches after which a size is timed, at most this many. */
-    static final int MAX_SETTLE_BATCHES = 8;
+    /** Untimed batches of a size go on at most this long while the JIT is busy (and never past {@code --jit-warmup}). */
+    static final long MAX_SETTLE_NS = 2_000_000_000L;
+    /** ... but for at least this many batches, the whole bound with {@code --jit-warmup 0}. */
+    static final int MIN_SETTLE_BATCHES = 8;
 
     /**
-     * Untimed batches until one passes with the JIT quiet on every rank ({@link JitActivity}), at
-     * most {@link #MAX_SETTLE_BATCHES}: the size's steady state. A new size can start compilations
-     * of its own (a branch or a protocol not taken before); measured, they cost 30-60 ms of
-     * compiling on the first sizes after the warm-up, and a batch timed meanwhile ran 10-100x slow.
+     * Untimed batches until one passes with the JIT quiet on every rank ({@link JitActivity}), for at
+     * most {@link #MAX_SETTLE_NS} or {@code --jit-warmup}, whichever is shorter, and at least
+     * {@link #MIN_SETTLE_BATCHES} batches: the size's steady state. A new size can start compilations
+     * of its own (a branch or a protocol not taken before); measured, they cost 30-60 ms of compiling
+     * on the first sizes after the warm-up, and a recompile after a deoptimisation about 350 ms on two
+     * busy cores, while batches ran 3-10x slow. A bound of 8 batches of 5 ms ended before such a
+     * recompile did. The ranks agree on the verdict and on the time spent with one MAX allreduce.
      */
     private static void settle(Communicator comm, CollOptions o, long count, MemorySegment in, MemorySegment out, boolean inPlace,
                                Work[] issued, int perBatch, long[] stamps, MemorySegment flag) {
-        for (int b = 0; b < MAX_SETTLE_BATCHES; b++) {
+        long limitNs = Math.min(MAX_SETTLE_NS, o.jitWarmupNs());
+        long start = System.nanoTime();
+        for (int b = 1; ; b++) {
             long jit = JitActivity.compileNs();
             long t0 = System.nanoTime();
             batch(comm, o, count, in, out, inPlace, issued, perBatch, stamps, 0);
-            flag.set(ValueLayout.JAVA_LONG, 0, JitActivity.quiet(JitActivity.compileNs() - jit, System.nanoTime() - t0) ? 0 : 1);
-            comm.allReduce(flag, 1, DataType.INT64, ReduceOp.MAX).await();
-            if (flag.get(ValueLayout.JAVA_LONG, 0) == 0) return;
+            long now = System.nanoTime();
+            flag.set(ValueLayout.JAVA_LONG, 0, JitActivity.quiet(JitActivity.compileNs() - jit, now - t0) ? 0 : 1);
+            flag.set(ValueLayout.JAVA_LONG, 8, now - start);
+            comm.allReduce(flag, 2, DataType.INT64, ReduceOp.MAX).await();
+            boolean quiet = flag.get(ValueLayout.JAVA_LONG, 0) == 0;
+            if (quiet || (b >= MIN_SETTLE_BATCHES && flag.get(ValueLayout.JAVA_LONG, 8) >= limitNs)) return;
         }
     }
 
