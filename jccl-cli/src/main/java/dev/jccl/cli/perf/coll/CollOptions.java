@@ -18,7 +18,8 @@ import java.util.List;
  * calls before one descheduled rank stops dominating the mean.
  *
  * <p>Timed calls run in {@code batches} batches of equal length, each about {@code batchNs} long
- * (the ranks agree on the calls per batch from the warm-up calls' time), after one untimed batch;
+ * (the ranks agree on the calls per batch from the last untimed batch's time per call), after
+ * untimed batches that wait for the JIT and size the timed ones;
  * the printed time is the median over batches of the time per call. {@code stats} adds the mean and
  * the p50/p99 of single calls to each row.
  */

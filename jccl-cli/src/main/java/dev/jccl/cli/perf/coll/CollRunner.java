@@ -123,17 +123,20 @@ public final class CollRunner {
                     ? out.asSlice(o.type().bytes(comm.rank() * count)) : out;
             wrong = CollCheck.wrong(o.test(), o.type(), o.op(), o.root(), result, count, comm.rank(), n);
         }
-        // Warm-up calls, each awaited, time the size; the slowest rank's figure sets the batch for all.
+        // Warm-up calls, each awaited, time the size; the slowest rank's figure sizes the untimed batches for all.
         int warmCalls = Math.max(1, o.warmup());
         long w0 = System.nanoTime();
         for (int i = 0; i < warmCalls; i++) call(comm, o, count, in, out, inPlace).await();
         time.set(ValueLayout.JAVA_LONG, 0, (System.nanoTime() - w0) / warmCalls);
         comm.allReduce(time, 1, DataType.INT64, ReduceOp.MAX).await();
-        int perBatch = o.callsPerBatch(bytes, time.get(ValueLayout.JAVA_LONG, 0));
+        int settlePerBatch = o.callsPerBatch(bytes, time.get(ValueLayout.JAVA_LONG, 0));
+        Work[] issued = o.blocking() ? null : new Work[CollOptions.MAX_CALLS_PER_BATCH];
+        // The first calls of a new shape are slow (queued rather than run inline, code not yet compiled
+        // for it), so the warm-up calls overstate a call: 8 B was timed in batches of 5-50 calls, 1-20 ms
+        // in all where 30 batches of 10 ms were asked for. The timed batches are sized from the untimed ones.
+        int perBatch = o.callsPerBatch(bytes, settle(comm, o, bytes, count, in, out, inPlace, issued, settlePerBatch, time));
         int calls = perBatch * o.batches();
         long[] stamps = new long[calls + 1];
-        Work[] issued = o.blocking() ? null : new Work[perBatch];
-        settle(comm, o, count, in, out, inPlace, issued, perBatch, stamps, time);
         comm.barrier().await();
         stamps[0] = System.nanoTime();
         for (int b = 0; b < o.batches(); b++) batch(comm, o, count, in, out, inPlace, issued, perBatch, stamps, b * perBatch + 1);
@@ -168,22 +171,31 @@ public final class CollRunner {
      * of its own (a branch or a protocol not taken before); measured, they cost 30-60 ms of compiling
      * on the first sizes after the warm-up, and a recompile after a deoptimisation about 350 ms on two
      * busy cores, while batches ran 3-10x slow. A bound of 8 batches of 5 ms ended before such a
-     * recompile did. The ranks agree on the verdict and on the time spent with one MAX allreduce.
+     * recompile did. Each batch is sized from the one before (from the warm-up calls at first), and
+     * a quiet batch ends the settling only if it was at least half as long as a batch should be, so the
+     * first slow calls of a shape cannot leave the batches short. The ranks agree on the verdict, on
+     * the time spent and on the slowest rank's time per call (returned, in ns) with one MAX allreduce.
      */
-    private static void settle(Communicator comm, CollOptions o, long count, MemorySegment in, MemorySegment out, boolean inPlace,
-                               Work[] issued, int perBatch, long[] stamps, MemorySegment flag) {
+    private static long settle(Communicator comm, CollOptions o, long bytes, long count, MemorySegment in, MemorySegment out,
+                               boolean inPlace, Work[] issued, int firstPerBatch, MemorySegment flag) {
         long limitNs = Math.min(MAX_SETTLE_NS, o.jitWarmupNs());
         long start = System.nanoTime();
+        int perBatch = firstPerBatch;
         for (int b = 1; ; b++) {
             long jit = JitActivity.compileNs();
             long t0 = System.nanoTime();
-            batch(comm, o, count, in, out, inPlace, issued, perBatch, stamps, 0);
+            batch(comm, o, count, in, out, inPlace, issued, perBatch, null, 0);
             long now = System.nanoTime();
             flag.set(ValueLayout.JAVA_LONG, 0, JitActivity.quiet(JitActivity.compileNs() - jit, now - t0) ? 0 : 1);
             flag.set(ValueLayout.JAVA_LONG, 8, now - start);
-            comm.allReduce(flag, 2, DataType.INT64, ReduceOp.MAX).await();
+            flag.set(ValueLayout.JAVA_LONG, 16, (now - t0) / perBatch);
+            comm.allReduce(flag, 3, DataType.INT64, ReduceOp.MAX).await();
+            long perCallNs = flag.get(ValueLayout.JAVA_LONG, 16);
+            int next = o.callsPerBatch(bytes, perCallNs);
             boolean quiet = flag.get(ValueLayout.JAVA_LONG, 0) == 0;
-            if (quiet || (b >= MIN_SETTLE_BATCHES && flag.get(ValueLayout.JAVA_LONG, 8) >= limitNs)) return;
+            boolean fullLength = next <= 2 * perBatch;
+            if ((quiet && fullLength) || (b >= MIN_SETTLE_BATCHES && flag.get(ValueLayout.JAVA_LONG, 8) >= limitNs)) return perCallNs;
+            perBatch = next;
         }
     }
 
