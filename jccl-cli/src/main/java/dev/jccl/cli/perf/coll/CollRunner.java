@@ -85,8 +85,8 @@ public final class CollRunner {
         int n = comm.size();
         CollOptions warm = new CollOptions(o.test(), o.minBytes(), o.maxBytes(), o.factor(), 200, Math.max(1, o.warmup()), o.check(),
                 o.op(), o.type(), o.root(), o.json(), 0, o.blocking(), 0, Math.min(o.batchNs(), 2_000_000L), 2, false);
-        List<Long> warmSizes = new ArrayList<>(sizes.stream().filter(b -> b <= WARM_MAX_BYTES).toList());
-        if (warmSizes.isEmpty()) warmSizes.add(sizes.getFirst());
+        List<Long> warmSizes = sizes.stream().filter(b -> b <= WARM_MAX_BYTES).toList();
+        if (warmSizes.isEmpty()) warmSizes = List.of(sizes.getFirst());
         long t0 = System.nanoTime();
         long bestRoundNs = Long.MAX_VALUE;
         while (true) {

@@ -60,7 +60,6 @@ final class JitActivity {
      * looked at afresh.
      */
     static synchronized long compilerThreadsNs() {
-        if (!Files.isDirectory(TASKS)) return -1;
         long sum = 0;
         boolean found = false;
         Map<String, Boolean> listed = new HashMap<>();
@@ -79,7 +78,7 @@ final class JitActivity {
                     // the thread ended between listing and reading: its time no longer counts anywhere
                 }
             }
-        } catch (IOException | RuntimeException unreadable) {
+        } catch (IOException | RuntimeException unreadable) { // no /proc (not Linux), or not readable
             return -1;
         }
         compilerByTask = listed;
