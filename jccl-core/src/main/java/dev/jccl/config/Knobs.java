@@ -97,6 +97,10 @@ public final class Knobs {
             Knobs::bool, "1 = where a send's buffer is from Communicator.allocate and the peer can map it (shm), the peer reads it"
                     + " in place instead of this rank copying it into the peer's FIFO, and a receive whose result goes on to"
                     + " the next peer stores it straight into that peer's slot; 0 = always copy (for comparison)");
+    public static final Knob<Boolean> CMA = new Knob<>("JCCL_CMA", "1",
+            Knobs::bool, "1 = over shm, where JCCL_DIRECT is on, a peer on this host reads this rank's private send buffers (any"
+                    + " native memory) in place with process_vm_readv (Linux cross-memory attach; probed per peer at connect),"
+                    + " instead of this rank copying them into its FIFO; 0 = private buffers are copied, both ways");
     public static final Knob<Boolean> INLINE = new Knob<>("JCCL_INLINE", "1",
             Knobs::bool, "1 = a small allreduce on LL that repeats the last call's shape, issued while nothing else is queued, is run"
                     + " by its calling thread before the call returns (no hand-off, nothing allocated); 0 = always queued (for comparison)");
@@ -121,7 +125,7 @@ public final class Knobs {
             QPS_PER_CONNECTION, TCP_SHARED_SOCKETS, TCP_INLINE, TCP_SOCKET_WAIT, TCP_CONGESTION, SOCKET_IFNAME, AUTH_TOKEN, SHM_DIR,
             HEARTBEAT_NS, RNR_TIMEOUT_NS, SPIN_NS, HOST_ID,
             STORE_HOSTED, ALGO, NCHANNELS, CHUNKSIZE, BUFFSIZE, REDUCE_KERNEL, CHECKSUM, TRACE, JAVA_OPTS, PROTO,
-            DIRECT, TCP_ADVERTISE,
+            DIRECT, CMA, TCP_ADVERTISE,
             INLINE);
 
     private static String level(String s) {

@@ -4,7 +4,6 @@ import dev.jccl.trace.DataPathCounters;
 import dev.jccl.DataType;
 import dev.jccl.ReduceOp;
 import dev.jccl.algo.BufferId;
-import dev.jccl.verbs.Access;
 import dev.jccl.verbs.MemoryRegion;
 import dev.jccl.verbs.PeerMemory;
 
@@ -37,15 +36,18 @@ final class ChannelRun implements Link.SendListener {
     private final int[] done;
     /** Per op: a send that may go as direct reads in this operation (see {@link ChannelProgram#waiters}). */
     private final boolean[] directOk;
+    /** Per op: a send that may read from private memory, when {@link #readPrivate} ({@link DirectReads#privateEligible}). */
+    private final boolean[] privateOk;
     private final ChunkTrace trace;
     private ReduceOp reduceWith;
+    private boolean readPrivate;
     private int fingerprint;
     private int firstOpen;
     private long pinnedSlot; // offset of the peer's slot pinned for a fused receive's stores (fusable)
     /** A fused receive stores its result into the peer's slot in blocks this big, each while still in cache. */
     private static final long FUSED_BLOCK_BYTES = 32 << 10;
 
-    ChannelRun(ChannelProgram p, Link[] linkOf, Bindings bind, DataType type, Kernels kernels, ChunkTrace trace) {
+    ChannelRun(ChannelProgram p, Link[] linkOf, boolean[] privateOk, Bindings bind, DataType type, Kernels kernels, ChunkTrace trace) {
         this.p = p;
         this.trace = trace;
         this.linkOf = linkOf;
@@ -56,11 +58,13 @@ final class ChannelRun implements Link.SendListener {
         this.posted = new int[p.ops];
         this.done = new int[p.ops];
         this.directOk = new boolean[p.ops];
+        this.privateOk = privateOk;
         this.firstOpen = p.ops;
     }
 
-    /** Starts over for an operation whose buffers are bound now, whose receives reduce with {@code reduceWith}. */
-    void reset(ReduceOp reduceWith, int fingerprint) {
+    /** Starts over for an operation whose buffers are bound now; receives reduce with {@code reduceWith}; {@link PrivateReadChoice} says readPrivate. */
+    void reset(ReduceOp reduceWith, int fingerprint, boolean readPrivate) {
+        this.readPrivate = readPrivate;
         this.reduceWith = reduceWith;
         this.fingerprint = fingerprint;
         Arrays.fill(posted, 0);
@@ -125,18 +129,17 @@ final class ChannelRun implements Link.SendListener {
             MemorySegment src = bind.segment(p.srcBuf[k], p.channel);
             MemoryRegion mr = bind.region(p.srcBuf[k], p.channel, link.pd(), link.pdIndex());
             trace.posted(k, c);
-            if (directOk[k] && mr.access().contains(Access.REMOTE_READ) && link.directReadable()) {
-                link.postDirect(src.address() + (p.srcOff[k] + first) * eb, bytes, mr.rkey(), fingerprint, this, k);
+            int kind = DirectReads.kindFor(directOk[k], readPrivate && privateOk[k], src, mr, link);
+            long at = src.address() + (p.srcOff[k] + first) * eb;
+            if (kind >= 0) {
+                link.postDirect(at, bytes, kind == DirectReads.REGION ? mr.rkey() : 0, kind, fingerprint, this, k);
                 DataPathCounters.add(DataPathCounters.Counter.DIRECT_SENT_BYTES, bytes);
-                posted[k]++;
-                n++;
-                continue;
+            } else {
+                Trailers t = link.trailers();
+                link.postData(at, bytes, mr.lkey(), fingerprint, t == null ? 0 : t.of(src, (p.srcOff[k] + first) * eb, bytes), this, k);
+                DataPathCounters.add(DataPathCounters.Counter.SENT_BYTES, bytes);
+                DataPathCounters.add(DataPathCounters.Counter.CHUNKS_SENT, 1);
             }
-            Trailers t = link.trailers();
-            int crc = t == null ? 0 : t.of(src, (p.srcOff[k] + first) * eb, bytes);
-            link.postData(src.address() + (p.srcOff[k] + first) * eb, bytes, mr.lkey(), fingerprint, crc, this, k);
-            DataPathCounters.add(DataPathCounters.Counter.SENT_BYTES, bytes);
-            DataPathCounters.add(DataPathCounters.Counter.CHUNKS_SENT, 1);
             posted[k]++;
             n++;
         }
@@ -166,28 +169,37 @@ final class ChannelRun implements Link.SendListener {
             long first = done[k] * p.chunkElems;
             long elems = Math.min(p.chunkElems, p.count[k] - first);
             long bytes = elems * eb;
-            boolean direct = link.arrivalImm() == ImmCodec.direct(fingerprint, link.arrivalChunk())
-                    && link.arrivalBytes() == DirectReads.DESCRIPTOR_BYTES;
+            boolean direct = link.arrivalImm() == ImmCodec.direct(fingerprint, link.arrivalChunk()) && link.arrivalBytes() == DirectReads.DESCRIPTOR_BYTES;
             boolean placed = link.arrivalImm() == ImmCodec.placed(fingerprint, link.arrivalChunk()) && link.arrivalBytes() == 0;
             if (!direct && !placed && (link.arrivalImm() != ImmCodec.data(fingerprint, link.arrivalChunk()) || link.arrivalBytes() != bytes)) {
                 throw ChannelDiagnostics.misfit(link, p.channel, fingerprint, bytes);
             }
             Trailers t = link.trailers();
-            if (t != null && !direct) verify(t, link, k, done[k], bytes);
+            if (t != null && !direct) t.verify(link, p.channel, k, done[k], bytes);
             MemorySegment dst = bind.segment(p.dstBuf[k], p.channel);
             long dstOff = (p.dstOff[k] + first) * eb;
             long startNs = trace.now();
-            // A direct read takes the chunk from the peer's buffer where the descriptor in the slot says.
-            long incomingOff = direct ? DirectReads.pinArrival(link, p.channel, fingerprint, bytes) : link.arrivalOffset();
-            PeerMemory peerMemory = direct ? link.direct().reads() : null;
-            MemorySegment slots = direct ? peerMemory.memory() : link.slots();
-            int forward = fusable(k, done[k], bytes);
-            Link next = forward >= 0 ? linkOf[forward] : null;
+            int kind = direct ? DirectReads.arrivalKind(link, p.channel) : -1;
+            // A direct read takes the chunk from the peer's buffer where the descriptor in the slot says:
+            // in place from a region we map, or by one kernel copy from its private memory.
+            boolean inPeer = kind == DirectReads.REGION;
+            long incomingOff = inPeer ? DirectReads.pinArrival(link, p.channel, fingerprint, bytes) : link.arrivalOffset();
+            PeerMemory peerMemory = inPeer ? link.direct().reads() : null;
+            MemorySegment slots = inPeer ? peerMemory.memory() : link.slots();
+            int forward = -1;
+            Link next = null;
             try {
-                if (next == null) apply(k, first, elems, dst, dstOff, slots, incomingOff);
-                else applyAndStore(k, first, elems, dst, dstOff, slots, incomingOff, next.direct().stores().memory(), pinnedSlot);
+                forward = fusable(k, done[k], bytes);
+                next = forward >= 0 ? linkOf[forward] : null;
+                // A private chunk goes to the target if only copied, else to our slot (lines this core holds) to reduce from in cache.
+                boolean straight = kind == DirectReads.PRIVATE && !p.reduce[k] && next == null;
+                if (kind == DirectReads.PRIVATE) {
+                    DirectReads.readPrivateArrival(link, p.channel, fingerprint, bytes, straight ? dst : slots, straight ? dstOff : incomingOff);
+                }
+                if (next != null) applyAndStore(k, first, elems, dst, dstOff, slots, incomingOff, next.direct().stores().memory(), pinnedSlot);
+                else if (!straight) apply(k, first, elems, dst, dstOff, slots, incomingOff);
             } finally {
-                if (direct) peerMemory.unpin();
+                if (inPeer) peerMemory.unpin();
                 if (next != null) next.direct().stores().unpin();
             }
             if (direct) DataPathCounters.add(DataPathCounters.Counter.DIRECT_READ_BYTES, bytes);
@@ -225,7 +237,8 @@ final class ChannelRun implements Link.SendListener {
         int prev = p.prevSameLink[j];
         Link next = linkOf[j];
         if ((prev >= 0 && posted[prev] < p.chunks[prev]) || !next.directReadable() || !next.canSend()) return -1;
-        if (directOk[j] && bind.region(p.srcBuf[j], p.channel, next.pd(), next.pdIndex()).access().contains(Access.REMOTE_READ)) return -1;
+        MemoryRegion mr = bind.region(p.srcBuf[j], p.channel, next.pd(), next.pdIndex());
+        if (DirectReads.kindFor(directOk[j], readPrivate && privateOk[j], bind.segment(p.srcBuf[j], p.channel), mr, next) >= 0) return -1;
         int[] start = p.waitStart[j];
         for (int i = start[c]; i < start[c + 1]; i++) {
             int op = p.waitOp[j][i];
@@ -246,7 +259,6 @@ final class ChannelRun implements Link.SendListener {
         }
     }
 
-
     /** Reduces or copies one arrived chunk, whose data is at {@code incomingOff} of {@code slots}, into its target. */
     private void apply(int k, long first, long elems, MemorySegment dst, long dstOff, MemorySegment slots, long incomingOff) {
         // first: the chunk's first element within op k, so the local operand lines up
@@ -260,13 +272,6 @@ final class ChannelRun implements Link.SendListener {
         } else {
             MemorySegment.copy(slots, incomingOff, dst, dstOff, elems * eb);
         }
-    }
-
-    /** JCCL_CHECKSUM: the chunk in the slot must have the CRC-32C its sender computed, before it is applied. */
-    private void verify(Trailers t, Link link, int k, int chunk, long bytes) {
-        int computed = t.ofSlot(link.arrivalOffset(), bytes);
-        int sent = t.received(link.arrivalChunk());
-        if (computed != sent) throw new ExecFailure.Corrupt(link.peer(), p.channel, k, chunk, link.arrivalChunk(), sent, computed);
     }
 
     /** Whether every wait of chunk {@code c} of op {@code k} is met. */

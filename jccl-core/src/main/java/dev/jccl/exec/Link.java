@@ -203,11 +203,13 @@ public final class Link implements AutoCloseable {
     /** Whether chunks may go as direct-read descriptors or be stored into the peer's slot ({@link DirectReads}). */
     public boolean directReadable() { return directOn && trailers == null && direct.mapped(); }
 
-    /** Writes a descriptor of the chunk at {@code address} (our region {@code rkey}) instead of it ({@link DirectReads}). */
-    public void postDirect(long address, long bytes, int rkey, int fingerprint, SendListener listener, int op) {
+    /** Whether chunks of private native memory may go as descriptors too: the peer can read this process by address. */
+    public boolean privateReadable() { return directReadable() && qp.peerReadsPrivate(); }
+    /** Writes a descriptor of the chunk at {@code address} instead of it ({@link DirectReads}): in region {@code rkey}, or {@code kind} PRIVATE. */
+    public void postDirect(long address, long bytes, int rkey, int kind, int fingerprint, SendListener listener, int op) {
         checkUsable();
         long chunk = window.nextChunk();
-        long at = direct.describe(chunk, rkey, address, bytes);
+        long at = direct.describe(chunk, rkey, kind, address, bytes);
         postChunk(direct.address(at), DirectReads.DESCRIPTOR_BYTES, direct.lkey(), chunk, ImmCodec.direct(fingerprint, chunk), true, listener, op);
     }
 

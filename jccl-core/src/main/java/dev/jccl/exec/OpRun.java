@@ -28,18 +28,22 @@ public final class OpRun {
     private final Kernels kernels;
     /** The LL protocol's run, which replaces the channels; null on Simple. */
     private final LlRun ll;
+    /** Whether it reads private buffers, for runs where some send may: null where none may. */
+    private final PrivateReadChoice privateReads;
+    private long busyNs;
     private MemorySegment avgTarget;
     private long avgCount;
     private int contributions;
     private boolean started;
     private boolean finished;
 
-    private OpRun(ChannelRun[] channels, Bindings bindings, DataType type, Kernels kernels, LlRun ll) {
+    private OpRun(ChannelRun[] channels, Bindings bindings, DataType type, Kernels kernels, LlRun ll, boolean readsPrivate) {
         this.ll = ll;
         this.channels = channels;
         this.bindings = bindings;
         this.type = type;
         this.kernels = kernels;
+        this.privateReads = readsPrivate ? new PrivateReadChoice() : null;
     }
 
     /** Where the links of each channel come from; the runtime connects them before the run starts. */
@@ -57,18 +61,21 @@ public final class OpRun {
     public static OpRun prepare(ChannelProgram[] programs, LinkSource links, Bindings bindings, DataType type, Kernels kernels,
                                 Timeline timeline) {
         ChannelRun[] runs = new ChannelRun[programs.length];
+        boolean readsPrivate = false; // only then is PrivateReadChoice consulted
         for (int c = 0; c < programs.length; c++) {
             ChannelProgram p = programs[c];
             Link[] linkOf = new Link[p.ops];
             for (int k = 0; k < p.ops; k++) if (p.peer[k] >= 0) linkOf[k] = links.link(p.peer[k], p.channel);
-            runs[c] = new ChannelRun(p, linkOf, bindings, type, kernels, new ChunkTrace(timeline, p));
+            boolean[] privateOk = DirectReads.privateEligible(p, linkOf, type.byteSize());
+            for (boolean ok : privateOk) readsPrivate |= ok;
+            runs[c] = new ChannelRun(p, linkOf, privateOk, bindings, type, kernels, new ChunkTrace(timeline, p));
         }
-        return new OpRun(runs, bindings, type, kernels, null);
+        return new OpRun(runs, bindings, type, kernels, null, readsPrivate);
     }
 
     /** Prepares a reusable run of one channel's {@code program} on the LL protocol ({@link LlRun}); start it with {@link #startLl}. */
     public static OpRun prepareLl(ChannelProgram program, LlRun.LaneSource lanes, Bindings bindings, DataType type, Kernels kernels) {
-        return new OpRun(new ChannelRun[0], bindings, type, kernels, new LlRun(program, lanes, bindings, type, kernels));
+        return new OpRun(new ChannelRun[0], bindings, type, kernels, new LlRun(program, lanes, bindings, type, kernels), false);
     }
 
     /** {@link #start} on the LL protocol, as its call number {@code llSeq} among LL calls (the slot parity and the flags). */
@@ -104,7 +111,9 @@ public final class OpRun {
         this.contributions = contributions;
         started = true;
         finished = false;
-        for (ChannelRun c : channels) c.reset(reduceWith, fingerprint);
+        boolean readPrivate = privateReads != null && privateReads.begin();
+        busyNs = 0;
+        for (ChannelRun c : channels) c.reset(reduceWith, fingerprint, readPrivate);
     }
 
     /** Runs what may run; returns the number of chunks moved. Throws {@link ExecFailure}. */
@@ -117,11 +126,15 @@ public final class OpRun {
             all = ll.finished();
         }
         for (ChannelRun c : channels) {
-            work += c.advance();
+            long from = System.nanoTime();
+            int w = c.advance();
+            if (w > 0) busyNs += System.nanoTime() - from; // moving data, not waiting for it: what PrivateReadChoice compares
+            work += w;
             all &= c.finished();
         }
         if (all) {
             if (avgTarget != null && contributions > 1) kernels.finishAvg(type, avgTarget, avgCount, contributions);
+            if (privateReads != null) privateReads.end(busyNs);
             finished = true;
             work++;
         }

@@ -72,4 +72,11 @@ final class Trailers {
         return wr.set(WrIds.CHECKSUM, Opcode.RDMA_WRITE, out.address() + at, FifoDescriptor.CRC_BYTES, outRegion.lkey(),
                 peer.at(fifo.crcOffsetOf(chunkIndex)), peer.rkey(), 0, true);
     }
+
+    /** JCCL_CHECKSUM: the chunk that arrived on {@code link} must have the CRC-32C its sender computed, before it is applied. */
+    void verify(Link link, int channel, int op, int chunk, long bytes) {
+        int computed = ofSlot(link.arrivalOffset(), bytes);
+        int sent = received(link.arrivalChunk());
+        if (computed != sent) throw new ExecFailure.Corrupt(link.peer(), channel, op, chunk, link.arrivalChunk(), sent, computed);
+    }
 }

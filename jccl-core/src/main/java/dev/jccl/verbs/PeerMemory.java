@@ -23,6 +23,16 @@ public interface PeerMemory {
 
     void unpin();
 
-    /** Why the last {@link #pin} failed. */
+    /**
+     * Copies {@code length} bytes at {@code address} of the peer process's own memory, registered or
+     * not, into {@code dst} at {@code dstOffset} (shm: one copy by the kernel, process_vm_readv), for a
+     * peer that named a chunk of a private buffer instead of sending it. False, with {@link #error()}
+     * saying why, when it cannot (unmapped there, the peer gone, not permitted). Unsupported by default.
+     */
+    default boolean readPrivate(long address, long length, MemorySegment dst, long dstOffset) {
+        return false;
+    }
+
+    /** Why the last {@link #pin} or {@link #readPrivate} failed. */
     String error();
 }

@@ -77,6 +77,14 @@ public interface QueuePair extends AutoCloseable {
         return null;
     }
 
+    /**
+     * Whether the connected peer has said it can read this process's private memory, named by
+     * address alone ({@link PeerMemory#readPrivate}; shm, where the kernel lets it); false by default.
+     */
+    default boolean peerReadsPrivate() {
+        return false;
+    }
+
     /** Moves to ERR (flushing) and releases the connection. */
     @Override
     void close();

@@ -33,6 +33,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * chunks and FIFOs so the FIFO wraps and chunks pipeline; inputs are random bits (NaNs, infinities and
  * all), so any change in operand order or a chunk read too early or overwritten too soon shows. The
  * counters say which path ran: data-path counters are process-wide and the ranks are threads here.
+ * Private buffers are read by address (JCCL_CMA, process_vm_readv; threads as ranks read their own
+ * process, which the kernel treats like any peer of the same user) or copied (JCCL_CMA=0).
  */
 @Tag("multiprocess")
 class DirectReadsTest {
@@ -48,8 +50,11 @@ class DirectReadsTest {
         Outcome direct = run(n, r -> hierarchical(knobs(algo, "1"), algo, r), r -> true);
         Outcome fallback = run(n, r -> hierarchical(knobs(algo, "1"), algo, r), r -> false);
         Outcome copying = run(n, r -> hierarchical(knobs(algo, "0"), algo, r), r -> false);
+        Outcome cross = run(n, r -> hierarchical(knobs(algo, "1", "1"), algo, r), r -> false);
         assertSame(copying, direct);
         assertSame(copying, fallback);
+        assertSame(copying, cross);
+        assertTrue(cross.delta.get(Counter.DIRECT_READ_BYTES) > 0, "private buffers were read by address");
         assertTrue(direct.delta.get(Counter.DIRECT_READ_BYTES) > 0, "shared buffers were read in place");
         assertEquals(0, fallback.delta.get(Counter.DIRECT_READ_BYTES), "private buffers are copied, never read in place");
         assertEquals(0, fallback.delta.get(Counter.DIRECT_SENT_BYTES));
@@ -92,6 +97,26 @@ class DirectReadsTest {
             return out;
         });
         return new Outcome(results, DataPathCounters.snapshot().since(before));
+    }
+
+    /** The same chains with private buffers read by address: no fusing (the send goes as a descriptor), the same bits. */
+    @Test
+    @Timeout(120)
+    void privateChainsReadByAddressGiveTheSameBits() {
+        Outcome cross = chains(knobs("ring", "1", "1"));
+        Outcome copying = chains(knobs("ring", "0"));
+        assertSame(copying, cross);
+        assertTrue(cross.delta.get(Counter.DIRECT_READ_BYTES) > 0);
+    }
+
+    /** A rank with JCCL_CMA=0 neither reads its peers' private memory nor lets them read its own; the other still agrees. */
+    @Test
+    @Timeout(120)
+    void oneRankWithoutCrossMemoryReads() {
+        Outcome copying = run(2, r -> knobs("ring", "0"), r -> false);
+        Outcome mixed = run(2, r -> knobs("ring", "1", r == 0 ? "1" : "0"), r -> false);
+        assertSame(copying, mixed);
+        assertEquals(0, mixed.delta.get(Counter.DIRECT_READ_BYTES), "no side reads private memory across a rank that refuses it");
     }
 
     @Test
@@ -143,8 +168,13 @@ class DirectReadsTest {
         }
     }
 
+    /** Private buffers copied (JCCL_CMA=0). */
     private static Map<String, String> knobs(String algo, String direct) {
-        return CommRanks.knobs("JCCL_TRANSPORT", "shm,tcp", "JCCL_ALGO", algo, "JCCL_DIRECT", direct,
+        return knobs(algo, direct, "0");
+    }
+
+    private static Map<String, String> knobs(String algo, String direct, String cma) {
+        return CommRanks.knobs("JCCL_TRANSPORT", "shm,tcp", "JCCL_ALGO", algo, "JCCL_DIRECT", direct, "JCCL_CMA", cma,
                 "JCCL_CHUNKSIZE", "4K", "JCCL_BUFFSIZE", "64K");
     }
 

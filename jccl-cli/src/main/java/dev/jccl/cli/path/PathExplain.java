@@ -43,7 +43,8 @@ final class PathExplain {
                 measured ? sent(c0) : "-");
         hops = hops.row(h++, "provider " + provider, switch (provider) {
             case "shm" -> shared ? "direct reads: the sender leaves each chunk in its shared buffer and the peer reduces or copies it from"
-                    + " there (JCCL_DIRECT): 0 copies into FIFOs" : "sender copies each chunk into the peer's FIFO slot: 1 user-space copy per hop, no syscall";
+                    + " there (JCCL_DIRECT): 0 copies into FIFOs" : "sender copies each chunk into the peer's FIFO slot: 1 user-space copy per hop, no syscall;"
+                    + " or, where it measures faster (JCCL_CMA), the peer copies it out by address with process_vm_readv: 1 kernel copy";
             case "tcp" -> "socket write and read: the kernel copies each byte twice per hop (" + qps + " socket(s) per queue pair)";
             case "none" -> "one rank: nothing leaves this process";
             default -> "copies as the provider does them";
@@ -98,6 +99,10 @@ final class PathExplain {
         if (fused > 0 && direct == 0) {
             return Finding.ok("direct reads", "none, but receives stored " + Sizes.formatBytes(fused) + " straight into the next rank's FIFO slots"
                     + " while reducing or copying: that many bytes of send copies saved");
+        }
+        if (direct > 0 && !shared) {
+            return Finding.ok("direct reads", "peers read " + Sizes.formatBytes(direct) + " of the private buffers by address (process_vm_readv,"
+                    + " JCCL_CMA): that many bytes of copies into FIFOs saved, for one kernel copy each");
         }
         if (direct > 0) {
             return Finding.ok("direct reads", "peers read " + Sizes.formatBytes(direct) + " in place: that many bytes of copies into FIFOs saved"

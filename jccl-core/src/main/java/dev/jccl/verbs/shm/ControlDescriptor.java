@@ -14,6 +14,8 @@ import dev.jccl.verbs.VerbsException;
  *  24  heartbeat period (long, ns)
  *  32  pid namespace (long)    inode of /proc/self/ns/pid; pids mean the same thing only when equal
  *  40  region capacity (int)   a power of two
+ *  48  control address (long)  where the owner mapped this file: a peer that reads the header back
+ *                              from there with process_vm_readv may read the owner's private memory
  *  64  heartbeat (long)        own cache line: the owner's watchdog release-stores it every period
  * 128  closed (int)            volatile-stored 1 when the owner closes the context
  * 192  region entries, REGION_ENTRY_BYTES each (one cache line)
@@ -37,6 +39,9 @@ final class ControlDescriptor {
     static final long HEARTBEAT_PERIOD_OFFSET = 24;
     static final long PID_NAMESPACE_OFFSET = 32;
     static final long REGION_CAPACITY_OFFSET = 40;
+    static final long CONTROL_ADDRESS_OFFSET = 48;
+    /** The header bytes that never change once the magic is stored: what a cross-memory probe compares. */
+    static final long FIXED_HEADER_BYTES = 48;
     static final long HEARTBEAT_OFFSET = 64;
     static final long CLOSED_OFFSET = 128;
     static final long REGIONS_OFFSET = 192;

@@ -78,6 +78,13 @@ final class QpFileCodec {
         seg.set(JAVA_INT, PEER_QPN_OFFSET, peerQpn);
     }
 
+    /** Written before the state becomes RTR, like {@link #publishPeer}. */
+    void publishCrossReads(boolean canRead) {
+        seg.set(JAVA_INT, CROSS_READS_OFFSET, canRead ? 1 : 0);
+    }
+
+    boolean crossReads() { return SharedWords.getIntVolatile(seg, CROSS_READS_OFFSET) == 1; }
+
     boolean connectedTo(long lid, int qpn) {
         return seg.get(JAVA_LONG, PEER_LID_OFFSET) == lid && seg.get(JAVA_INT, PEER_QPN_OFFSET) == qpn;
     }

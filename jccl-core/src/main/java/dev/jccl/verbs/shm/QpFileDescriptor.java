@@ -17,6 +17,9 @@ import dev.jccl.verbs.VerbsException;
  *  64  state (int)            owner: QpState ordinal or CLOSED, release/volatile-stored
  *  68  peer qpn (int)         owner, written before state becomes RTR
  *  72  peer lid (long)        owner, written before state becomes RTR
+ *  80  cross reads (int)      owner, written before state becomes RTR: 1 = the owner can read the
+ *                             peer's private memory (process_vm_readv, probed), so the peer may send
+ *                             descriptors of private chunks instead of the chunks
  * 128  busy (int)             peer: inside a receive consumption (see ShmQueuePair)
  * 192  recv tail (long)       owner produces receives
  * 256  recv head (long)       peer consumes receives
@@ -46,6 +49,7 @@ final class QpFileDescriptor {
     static final long STATE_OFFSET = 64;
     static final long PEER_QPN_OFFSET = 68;
     static final long PEER_LID_OFFSET = 72;
+    static final long CROSS_READS_OFFSET = 80;
     static final long BUSY_OFFSET = 128;
     static final long RECV_TAIL_OFFSET = 192;
     static final long RECV_HEAD_OFFSET = 256;

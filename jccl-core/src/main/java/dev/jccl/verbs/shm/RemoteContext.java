@@ -1,5 +1,7 @@
 package dev.jccl.verbs.shm;
 
+import dev.jccl.trace.Log;
+import dev.jccl.trace.Subsys;
 import dev.jccl.util.Deadline;
 import dev.jccl.verbs.VerbsException;
 
@@ -74,6 +76,25 @@ final class RemoteContext {
     RemoteRegions regions() { return regions; }
     int retain() { return ++refs; }
     int release() { return --refs; }
+
+    /**
+     * Whether this process may read the peer's private memory ({@link CrossMemoryReader}): the peer's
+     * pids mean the same here, and its control file's fixed header, read back with process_vm_readv
+     * from where the peer mapped it, is the header this process maps. Why not is logged.
+     */
+    boolean crossReadable() {
+        long at = control.get(JAVA_LONG, CONTROL_ADDRESS_OFFSET);
+        if (!pidVisible || !CrossMemoryReader.supported() || at == 0) return false;
+        try (Arena probe = Arena.ofConfined()) {
+            MemorySegment copy = probe.allocate(FIXED_HEADER_BYTES, 8);
+            CrossMemoryReader reader = new CrossMemoryReader();
+            if (!reader.read(pid, at, FIXED_HEADER_BYTES, copy, 0)) {
+                Log.info(Subsys.SHM, "private buffers of pid %d are copied, not read in place: %s", pid, reader.error());
+                return false;
+            }
+            return copy.mismatch(control.asSlice(0, FIXED_HEADER_BYTES)) < 0;
+        }
+    }
 
     /** Maps queue pair {@code qpn} of this peer, waiting (bounded) until its file is ready. */
     QpFileCodec attachQp(int qpn, Deadline deadline) {

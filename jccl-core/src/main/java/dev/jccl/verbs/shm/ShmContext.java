@@ -41,6 +41,7 @@ final class ShmContext implements DeviceContext {
     private final Device device;
     private final long timeoutNs;
     private final long rnrTimeoutNs;
+    private final boolean crossReads;
     private final WaitPolicy waitPolicy;
     private final ShmPaths paths;
     private final long lid;
@@ -61,6 +62,7 @@ final class ShmContext implements DeviceContext {
         this.device = device;
         this.timeoutNs = config.get(Knobs.TIMEOUT_NS);
         this.rnrTimeoutNs = config.get(Knobs.RNR_TIMEOUT_NS);
+        this.crossReads = config.get(Knobs.CMA);
         this.waitPolicy = config.waitPolicy(1);
         long heartbeatNs = config.get(Knobs.HEARTBEAT_NS);
         Path dir = Path.of(config.get(Knobs.SHM_DIR)).toAbsolutePath().normalize();
@@ -89,6 +91,7 @@ final class ShmContext implements DeviceContext {
         control.set(JAVA_LONG, HEARTBEAT_PERIOD_OFFSET, heartbeatNs);
         control.set(JAVA_LONG, PID_NAMESPACE_OFFSET, Processes.pidNamespace());
         control.set(JAVA_INT, REGION_CAPACITY_OFFSET, REGION_CAPACITY);
+        control.set(JAVA_LONG, CONTROL_ADDRESS_OFFSET, control.address());
         SharedWords.setIntRelease(control, MAGIC_OFFSET, MAGIC); // pairs with ShmFiles.awaitReady
         this.publishedRegions = new PublishedRegions(control, REGION_CAPACITY, timeoutNs);
         this.watchdog = new ShmWatchdog(this, control, heartbeatNs);
@@ -101,6 +104,8 @@ final class ShmContext implements DeviceContext {
     long pid() { return paths.pid(); }
     long timeoutNs() { return timeoutNs; }
     long rnrTimeoutNs() { return rnrTimeoutNs; }
+    /** JCCL_CMA: whether private memory may be read across processes, either way. */
+    boolean crossReads() { return crossReads; }
     WaitPolicy waitPolicy() { return waitPolicy; }
     SharedAllocations allocations() { return allocations; }
     PublishedRegions publishedRegions() { return publishedRegions; }

@@ -24,6 +24,8 @@ final class ShmPeerMemory implements PeerMemory {
     private final MemorySegment[] plain = new MemorySegment[VIEWS];
     private int nextView;
     private MemorySegment memory;
+    private CrossMemoryReader crossReader;
+    private String error;
 
     ShmPeerMemory(RemoteContext peer, int peerPdId) {
         this.peer = peer;
@@ -32,14 +34,25 @@ final class ShmPeerMemory implements PeerMemory {
 
     @Override
     public long pin(int rkey, long address, long length, boolean write) {
-        if (!peer.regions().acquire(rkey, address, length, write ? RIGHT_REMOTE_WRITE : RIGHT_REMOTE_READ, peerPdId, target)) return -1;
+        if (!peer.regions().acquire(rkey, address, length, write ? RIGHT_REMOTE_WRITE : RIGHT_REMOTE_READ, peerPdId, target)) {
+            error = target.error;
+            return -1;
+        }
         memory = plainView(target.memory);
         return target.offset;
     }
 
     @Override public MemorySegment memory() { return memory; }
     @Override public void unpin() { peer.regions().release(target); }
-    @Override public String error() { return target.error; }
+    @Override public String error() { return error; }
+
+    @Override
+    public boolean readPrivate(long address, long length, MemorySegment dst, long dstOffset) {
+        if (crossReader == null) crossReader = new CrossMemoryReader();
+        if (crossReader.read(peer.pid(), address, length, dst, dstOffset)) return true;
+        error = crossReader.error();
+        return false;
+    }
 
     @SuppressWarnings("restricted") // a plain view of a mapping this process made, with that mapping's scope
     private MemorySegment plainView(MemorySegment m) {

@@ -114,6 +114,7 @@ final class ShmQueuePair implements QueuePair {
             peerQp = pq;
             sendQueue.connect(new Delivery(rc, pq, sendCq, context.lid(), qpn, context.rnrTimeoutNs(), context.timeoutNs()));
             file.publishPeer(rc.lid(), remote.qpn());
+            file.publishCrossReads(context.crossReads() && rc.crossReadable());
             file.publishState(QpState.RTR.ordinal());
             description = "qp " + qpn + " -> pid " + rc.pid() + " qp " + remote.qpn() + " via SHM " + pq.path();
             Log.info(Subsys.SHM, "%s", description);
@@ -128,6 +129,12 @@ final class ShmQueuePair implements QueuePair {
         RemoteContext rc = peer;
         QpFileCodec pq = peerQp;
         return rc == null || pq == null ? null : new ShmPeerMemory(rc, pq.pdId());
+    }
+
+    @Override
+    public boolean peerReadsPrivate() {
+        QpFileCodec pq = peerQp;
+        return context.crossReads() && pq != null && pq.crossReads();
     }
 
     @Override

@@ -72,8 +72,10 @@ class PathCountersTest {
     @ValueSource(strings = {"shm", "tcp"})
     @Timeout(120)
     void heapAndNativeDifferByExactlyTheStagingCopy(String transport) {
-        // No heartbeats inside the measurement: a tcp heartbeat is a frame of its own.
-        var knobs = CommRanks.knobs("JCCL_TRANSPORT", transport, "JCCL_ALGO", "ring", "JCCL_HEARTBEAT", "60s", "JCCL_NCHANNELS", "1");
+        // No heartbeats inside the measurement: a tcp heartbeat is a frame of its own. The copying path
+        // (JCCL_CMA=0): read by address, private chunks would not be sent at all (DirectReadsTest covers that).
+        var knobs = CommRanks.knobs("JCCL_TRANSPORT", transport, "JCCL_ALGO", "ring", "JCCL_HEARTBEAT", "60s", "JCCL_NCHANNELS", "1",
+                "JCCL_CMA", "0");
         List<DataPathCounters.Snapshot[]> all = CommRanks.run(N, knobs, comm -> {
             try (Arena arena = Arena.ofShared()) {
                 MemorySegment in = arena.allocate(BYTES, 64);
