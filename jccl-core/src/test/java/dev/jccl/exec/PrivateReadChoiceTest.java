@@ -1,5 +1,6 @@
 package dev.jccl.exec;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -7,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The schedule of trials and what a trial concludes, with the busy times given rather than measured. */
+@Tag("unit")
 class PrivateReadChoiceTest {
     private static final int TRIAL = 2 * PrivateReadChoice.SAMPLES;
     private static final int CYCLE = TRIAL + PrivateReadChoice.EXPLOIT;

@@ -1,5 +1,6 @@
 package dev.jccl.verbs.shm;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -13,6 +14,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** process_vm_readv through FFM, read from this very process (the kernel treats it like any peer of the same user). */
+@Tag("unit")
 class CrossMemoryReaderTest {
     private static final long PID = ProcessHandle.current().pid();
 
