@@ -30,7 +30,7 @@ public final class OpRun {
     private final LlRun ll;
     /** Whether it reads private buffers, for runs where some send may: null where none may. */
     private final PrivateReadChoice privateReads;
-    private long busyNs;
+    private long startedNs; // what PrivateReadChoice times
     private MemorySegment avgTarget;
     private long avgCount;
     private int contributions;
@@ -112,7 +112,7 @@ public final class OpRun {
         started = true;
         finished = false;
         boolean readPrivate = privateReads != null && privateReads.begin();
-        busyNs = 0;
+        startedNs = System.nanoTime();
         for (ChannelRun c : channels) c.reset(reduceWith, fingerprint, readPrivate);
     }
 
@@ -126,15 +126,12 @@ public final class OpRun {
             all = ll.finished();
         }
         for (ChannelRun c : channels) {
-            long from = System.nanoTime();
-            int w = c.advance();
-            if (w > 0) busyNs += System.nanoTime() - from; // moving data, not waiting for it: what PrivateReadChoice compares
-            work += w;
+            work += c.advance();
             all &= c.finished();
         }
         if (all) {
             if (avgTarget != null && contributions > 1) kernels.finishAvg(type, avgTarget, avgCount, contributions);
-            if (privateReads != null) privateReads.end(busyNs);
+            if (privateReads != null) privateReads.end(System.nanoTime() - startedNs);
             finished = true;
             work++;
         }

@@ -18,6 +18,11 @@ import java.util.Arrays;
  * so a change of placement is followed. The schedule counts calls only, so every rank of a run tries the
  * same way on the same call and measures the pair's joint choice, not a mix. Results do not depend on
  * it: the receiver applies the same kernel, in the same operand order, to the same bytes either way.
+ *
+ * <p><b>What is timed</b> is the operation from its start to its end on this rank. That includes
+ * waiting for a late peer, which alternating the ways spreads over both alike. The time spent moving
+ * data alone was tried first and misled: a read makes the sender wait for the peer's credit, which it
+ * does not count, so at 4-16 MiB it chose reading where reading took 1.3-1.8x as long.
  */
 final class PrivateReadChoice {
     /** Calls timed for each way in a trial. */
@@ -54,10 +59,10 @@ final class PrivateReadChoice {
         return current;
     }
 
-    /** The call begun last has finished, having spent {@code busyNs} moving data: in a trial, that counts. */
-    void end(long busyNs) {
+    /** The call begun last has finished, {@code ns} after it started: in a trial, that counts. */
+    void end(long ns) {
         if (inTrial < 0) return;
-        samples[current ? 1 : 0][inTrial / 2] = busyNs;
+        samples[current ? 1 : 0][inTrial / 2] = ns;
         if (inTrial == 2 * SAMPLES - 1) {
             chosen = median(samples[1]) <= median(samples[0]);
             inTrial = -1;
