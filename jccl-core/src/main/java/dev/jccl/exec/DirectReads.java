@@ -59,8 +59,8 @@ final class DirectReads {
     static final int PRIVATE = 1;
     /**
      * The largest span one send of a channel reads from private memory. Beyond it the kernel's copy, a third of memcpy's speed on
-     * hot data and less on cold, costs more than the crossing it saves: 2 ranks, 16 MiB (4 MiB a span) took 3.2-3.6 ms read against
-     * 2.6-2.8 ms copied, where 1 MiB took 130-141 µs against 217-219.
+     * hot data and about half on cold, costs more than the crossing it saves: 2 ranks at 16 MiB took 3.2-4.6 ms with reads against
+     * 2.6-3.2 ms copied, where 1 MiB took 124-141 µs against 190-219.
      */
     static final long PRIVATE_MAX_SPAN_BYTES = 1 << 20;
 
