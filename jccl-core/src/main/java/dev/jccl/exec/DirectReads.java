@@ -130,13 +130,13 @@ final class DirectReads {
     /**
      * How a send's chunks from {@code src} (registered as {@code mr}) go to the peer on {@code link} instead of being copied
      * into its slot, where the send may go direct at all ({@code allowed}): read in place from a region the peer maps
-     * ({@link #REGION}), read by address from our private native memory where this call may ({@code readPrivate},
-     * {@link PrivateReadChoice}; {@link #PRIVATE}), or -1: copied.
+     * ({@link #REGION}), read by address from our private native memory where this call may ({@link #PRIVATE}: {@code readPrivate},
+     * the run's {@link PrivateReadChoice} and the op's {@link #privateEligible}, which has checked the link already), or -1: copied.
      */
     static int kindFor(boolean allowed, boolean readPrivate, MemorySegment src, MemoryRegion mr, Link link) {
         if (!allowed) return -1;
         if (mr.access().contains(Access.REMOTE_READ) && link.directReadable()) return REGION;
-        return readPrivate && src.isNative() && link.privateReadable() ? PRIVATE : -1;
+        return readPrivate && src.isNative() ? PRIVATE : -1;
     }
 
     /** Per op of {@code p}, over {@code linkOf}, elements of {@code elemBytes}: whether it is a send that may ever go as a private read. */

@@ -32,13 +32,15 @@ final class CrossMemoryReader {
     /** struct iovec: base, length. */
     private static final long IOVEC_BYTES = 16;
 
-    private final MemorySegment iovecs;
+    private final MemorySegment local;
+    private final MemorySegment remote;
     private final MemorySegment errno;
     private String error = "";
 
     CrossMemoryReader() {
         Arena arena = Arena.ofAuto();
-        this.iovecs = arena.allocate(2 * IOVEC_BYTES, 8);
+        this.local = arena.allocate(IOVEC_BYTES, 8);
+        this.remote = arena.allocate(IOVEC_BYTES, 8);
         this.errno = arena.allocate(ERRNO_STATE);
     }
 
@@ -59,13 +61,13 @@ final class CrossMemoryReader {
         }
         long done = 0;
         while (done < length) { // the kernel may stop short at a page boundary; go on from there
-            iovecs.set(JAVA_LONG, 0, dst.address() + dstOffset + done);
-            iovecs.set(JAVA_LONG, 8, length - done);
-            iovecs.set(JAVA_LONG, IOVEC_BYTES, address + done);
-            iovecs.set(JAVA_LONG, IOVEC_BYTES + 8, length - done);
+            local.set(JAVA_LONG, 0, dst.address() + dstOffset + done);
+            local.set(JAVA_LONG, 8, length - done);
+            remote.set(JAVA_LONG, 0, address + done);
+            remote.set(JAVA_LONG, 8, length - done);
             long n;
             try {
-                n = (long) READV.invokeExact(errno, (int) pid, iovecs, 1L, iovecs.asSlice(IOVEC_BYTES), 1L, 0L);
+                n = (long) READV.invokeExact(errno, (int) pid, local, 1L, remote, 1L, 0L);
             } catch (Throwable e) {
                 error = "process_vm_readv failed: " + e;
                 return false;
