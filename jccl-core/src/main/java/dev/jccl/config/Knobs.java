@@ -51,10 +51,11 @@ public final class Knobs {
     public static final Knob<Boolean> TCP_SOCKET_WAIT = new Knob<>("JCCL_TCP_SOCKET_WAIT", "0",
             Knobs::bool, "1: a caller awaiting an operation of a tcp-only communicator sleeps on the context's sockets once it has"
                     + " spun and yielded (a peer's frame or a pushed completion wakes it), instead of a timed park; 0 = timed park");
-    public static final Knob<String> TCP_CONGESTION = new Knob<>("JCCL_TCP_CONGESTION", "host",
-            Knobs::congestionControl, "TCP congestion control of the tcp provider's data sockets: host (the default) = the host's;"
-                    + " or an algorithm the kernel has, e.g. cubic where the host's bbr paces a collective's bursty flows below a clean"
-                    + " link (bbr copes better with loss: at 5% loss cubic stalled a lane past the JCCL_HEARTBEAT silence bound)");
+    public static final Knob<String> TCP_CONGESTION = new Knob<>("JCCL_TCP_CONGESTION", "auto",
+            Knobs::congestionControl, "TCP congestion control of the tcp provider's data sockets: auto (the default) = cubic to a"
+                    + " loopback peer (no loss there, and bbr paces a collective's bursty flows below the link), the host's elsewhere;"
+                    + " host = the host's everywhere; or an algorithm the kernel has, e.g. cubic on a clean network"
+                    + " (bbr copes better with loss: at 5% loss cubic stalled a lane past the JCCL_HEARTBEAT silence bound)");
     public static final Knob<String> SOCKET_IFNAME = new Knob<>("JCCL_SOCKET_IFNAME", "",
             s -> s, "interface name (e.g. lo, eth0) or IP address the tcp provider binds to; empty = loopback when the store is on"
                     + " loopback, else the interface that routes to the store (MASTER_ADDR)");

@@ -11,6 +11,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.VarHandle;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.channels.SocketChannel;
 import java.nio.file.DirectoryStream;
@@ -25,9 +26,12 @@ import java.util.Locale;
  * bursts (a chunk, then a wait for the peer's). Over loopback, 2 ranks, two interleaved rounds, a
  * 1 MiB allreduce took 912-1,053 µs with the host's bbr and 501-560 µs with cubic (256 KiB 182-320
  * against 127-284; Open MPI's tcp BTL 437-516 with bbr, 628-918 with cubic); on the namespace
- * cluster bbr held a 4-host ring 10-40% below its links' rate. Not the default: with 5% loss on a
- * namespace link, cubic's retransmission back-off left a lane silent past the 3 s heartbeat bound
- * (the peer was declared lost), where bbr carried the same job.
+ * cluster bbr held a 4-host ring 10-40% below its links' rate. So the default, {@code auto}, gives
+ * loopback connections cubic: they never lose a segment, so bbr's pacing only slows them (three
+ * more interleaved rounds, 1-8 MiB, medians: 426/769/1,573/3,105 µs with cubic against
+ * 478/1,092/2,192/4,324 with bbr). Elsewhere it keeps the host's: with 5% loss on a namespace link,
+ * cubic's retransmission back-off left a lane silent past the 3 s heartbeat bound (the peer was
+ * declared lost), where bbr carried the same job.
  *
  * <p>How: the channel's file descriptor is not public, so it is found as the one socket of this
  * process with the channel's local and remote ports ({@code getsockname}/{@code getpeername} over
@@ -43,9 +47,26 @@ final class SocketCongestion {
 
     private SocketCongestion() {}
 
-    /** What JCCL_TCP_CONGESTION asks of the data sockets: an algorithm's name, or "" to leave the host's ({@code host}). */
-    static String resolve(String knob) {
-        return knob.equals("host") ? "" : knob;
+    /** JCCL_TCP_CONGESTION's default: {@link #LOOPBACK} on loopback connections, the host's choice elsewhere. */
+    static final String AUTO = "auto";
+    /** What {@code auto} gives a loopback connection. */
+    static final String LOOPBACK = "cubic";
+    /**
+     * What {@code auto} falls back to where the kernel refuses {@link #LOOPBACK}: an unprivileged
+     * process may set only what {@code tcp_allowed_congestion_control} lists, and reno, loss-based
+     * and unpaced like cubic, is always built in and allowed.
+     */
+    static final String LOOPBACK_FALLBACK = "reno";
+
+    /**
+     * What JCCL_TCP_CONGESTION asks of a data socket connected to {@code remote}: an algorithm's
+     * name, or "" to leave the host's ({@code host}, or {@code auto} off loopback or where the host's
+     * default is already {@link #LOOPBACK}).
+     */
+    static String choose(String knob, InetAddress remote, String hostDefault) {
+        if (knob.equals("host")) return "";
+        if (!knob.equals(AUTO)) return knob;
+        return remote.isLoopbackAddress() && !hostDefault.equals(LOOPBACK) ? LOOPBACK : "";
     }
 
     /** The host's default for new sockets, or "" where it cannot be read. */
@@ -72,6 +93,19 @@ final class SocketCongestion {
         } catch (Throwable e) {
             return "setsockopt failed: " + e;
         }
+    }
+
+    /** What {@link #setFirst} did: the algorithm the socket took ("" for none), else why the last one was refused. */
+    record Outcome(String algorithm, String why) {}
+
+    /** Sets the first of {@code algorithms} the kernel takes for {@code ch}. */
+    static Outcome setFirst(SocketChannel ch, String... algorithms) {
+        String why = "";
+        for (String a : algorithms) {
+            why = set(ch, a);
+            if (why.isEmpty()) return new Outcome(a, "");
+        }
+        return new Outcome("", why);
     }
 
     /** {@code ch}'s algorithm now, or "" where it cannot be read. */

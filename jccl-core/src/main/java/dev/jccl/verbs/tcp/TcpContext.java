@@ -12,7 +12,9 @@ import dev.jccl.verbs.DeviceContext;
 import dev.jccl.verbs.ProtectionDomain;
 import dev.jccl.verbs.VerbsException;
 
+import java.io.IOException;
 import java.net.Inet4Address;
+import java.net.InetSocketAddress;
 import java.nio.channels.SocketChannel;
 import java.util.ArrayList;
 import java.util.Map;
@@ -38,9 +40,10 @@ final class TcpContext implements DeviceContext {
     private final long inlineMaxBytes;
     /** JCCL_TCP_ADVERTISE: "" or the ADDR:PORT published instead of this listener's own (a forwarder's). */
     private final String advertised;
-    /** JCCL_TCP_CONGESTION resolved: the algorithm for data sockets, "" = the host's. */
+    /** JCCL_TCP_CONGESTION: auto, host or an algorithm's name ({@link SocketCongestion#choose}). */
     private final String congestion;
-    private final AtomicBoolean congestionRefused = new AtomicBoolean();
+    private final String hostCongestion = SocketCongestion.hostDefault();
+    private final AtomicBoolean congestionReported = new AtomicBoolean();
     private final TcpListener listener;
     private final AtomicInteger nextQpn = new AtomicInteger(1);
     private final Map<Integer, TcpQueuePair> qps = new ConcurrentHashMap<>();
@@ -61,21 +64,28 @@ final class TcpContext implements DeviceContext {
         this.sharedSockets = config.get(Knobs.TCP_SHARED_SOCKETS);
         this.inlineMaxBytes = config.get(Knobs.TCP_INLINE);
         this.advertised = config.get(Knobs.TCP_ADVERTISE);
-        this.congestion = SocketCongestion.resolve(config.get(Knobs.TCP_CONGESTION));
-        if (!congestion.isEmpty()) {
-            Log.info(Subsys.NET, "tcp: data sockets use %s congestion control, the host's default is %s (JCCL_TCP_CONGESTION)", congestion,
-                    SocketCongestion.hostDefault());
-        }
+        this.congestion = config.get(Knobs.TCP_CONGESTION);
         this.listener = new TcpListener(this);
     }
 
-    /** Sets a connected data socket's congestion control as JCCL_TCP_CONGESTION says; logs once if the kernel refused. */
+    /** Sets a connected data socket's congestion control as JCCL_TCP_CONGESTION says; logs the first choice made, or refused. */
     void applyCongestion(SocketChannel ch) {
-        if (congestion.isEmpty()) return;
-        String why = SocketCongestion.set(ch, congestion);
-        if (!why.isEmpty() && congestionRefused.compareAndSet(false, true)) {
-            Log.info(Subsys.NET, "tcp: data sockets keep the host's congestion control (%s), not %s: %s", SocketCongestion.hostDefault(),
-                    congestion, why);
+        String algorithm;
+        try {
+            algorithm = SocketCongestion.choose(congestion, ((InetSocketAddress) ch.getRemoteAddress()).getAddress(), hostCongestion);
+        } catch (IOException e) {
+            return; // no longer connected: the lane's first read or write reports it
+        }
+        if (algorithm.isEmpty()) return;
+        boolean auto = congestion.equals(SocketCongestion.AUTO);
+        SocketCongestion.Outcome took = auto ? SocketCongestion.setFirst(ch, algorithm, SocketCongestion.LOOPBACK_FALLBACK)
+                : SocketCongestion.setFirst(ch, algorithm);
+        if (!congestionReported.compareAndSet(false, true)) return;
+        if (took.why().isEmpty()) {
+            Log.info(Subsys.NET, "tcp: data sockets%s use %s congestion control, the host's default is %s (JCCL_TCP_CONGESTION=%s)",
+                    auto ? " to loopback peers" : "", took.algorithm(), hostCongestion, congestion);
+        } else {
+            Log.info(Subsys.NET, "tcp: data sockets keep the host's congestion control (%s), not %s: %s", hostCongestion, algorithm, took.why());
         }
     }
 

@@ -17,16 +17,31 @@ import static org.junit.jupiter.api.Assertions.*;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
- * JCCL_TCP_CONGESTION: the knob's values (host, the default, or a name), and a
- * loopback socket's algorithm set and read back through the kernel (Linux only).
+ * JCCL_TCP_CONGESTION: the knob's values (auto, the default; host; or a name), what each gives a
+ * loopback and a network peer, and a loopback socket's algorithm set and read back through the
+ * kernel (Linux only).
  */
 @Tag("unit")
 class SocketCongestionTest {
+    private static final InetAddress LOOPBACK = InetAddress.getLoopbackAddress();
+
     @Test
-    void hostLeavesTheHostsChoiceAndIsTheDefault() {
-        assertEquals("", SocketCongestion.resolve("host"));
-        assertEquals("dctcp", SocketCongestion.resolve("dctcp"));
-        assertEquals("host", Config.of(Map.of()).get(Knobs.TCP_CONGESTION));
+    void autoIsTheDefaultAndGivesCubicToLoopbackPeersOnly() throws IOException {
+        assertEquals("auto", Config.of(Map.of()).get(Knobs.TCP_CONGESTION));
+        InetAddress network = InetAddress.getByAddress(new byte[] {10, 1, 2, 3});
+        assertEquals("cubic", SocketCongestion.choose("auto", LOOPBACK, "bbr"));
+        assertEquals("cubic", SocketCongestion.choose("auto", InetAddress.getByAddress(new byte[] {127, 0, 0, 2}), "reno"));
+        assertEquals("", SocketCongestion.choose("auto", LOOPBACK, "cubic"), "already the host's: nothing to set");
+        assertEquals("", SocketCongestion.choose("auto", network, "bbr"), "a network peer keeps the host's, which copes with loss");
+    }
+
+    @Test
+    void hostLeavesTheHostsChoiceAndANameIsTakenEverywhere() throws IOException {
+        InetAddress network = InetAddress.getByAddress(new byte[] {10, 1, 2, 3});
+        assertEquals("", SocketCongestion.choose("host", LOOPBACK, "bbr"));
+        assertEquals("", SocketCongestion.choose("host", network, "bbr"));
+        assertEquals("dctcp", SocketCongestion.choose("dctcp", network, "bbr"));
+        assertEquals("reno", SocketCongestion.choose("reno", LOOPBACK, "cubic"));
     }
 
     @Test
@@ -51,6 +66,11 @@ class SocketCongestionTest {
             assertTrue(refused.contains("errno"), refused);
             assertEquals("reno", SocketCongestion.get(client), "a refused algorithm leaves the socket as it was");
             assertTrue(SocketCongestion.set(client, "bad name!").contains("not an algorithm name"));
+            assertEquals(new SocketCongestion.Outcome("reno", ""), SocketCongestion.setFirst(client, "nosuchcc", "reno"),
+                    "auto's fallback where the first is refused (cubic, for a process that may not set it)");
+            SocketCongestion.Outcome none = SocketCongestion.setFirst(client, "nosuchcc");
+            assertEquals("", none.algorithm());
+            assertTrue(none.why().contains("errno"), none.why());
         }
     }
 }
