@@ -19,7 +19,7 @@ final class PlanBenchKnobs {
      * x 2 at 1 Gbit, ring, 1/4/16 MiB: 1.09-1.21 / 1.18-1.39 / 1.12-1.27 the prediction over six runs
      * with bbr, 1.08 / 1.09 / 1.05 with reno; with bbr, neither jumbo frames nor all-tcp ranks sleeping
      * on their sockets changed it. The planner prices a link at its rate, as a loss-based sender fills it.
-     * (jccl's own JCCL_TCP_CONGESTION, default host, keeps the namespace's choice.)
+     * (jccl's own JCCL_TCP_CONGESTION, default auto, keeps the namespace's choice: its hosts' peers are not on loopback.)
      */
     static final String CONGESTION_CONTROL = System.getProperty("jccl.plan.cc", "");
     /** The kernel's default first; reno where a namespace may not use cubic (tcp_allowed_congestion_control). */
