@@ -149,7 +149,7 @@ final class TcpCompletionQueue extends BasicCompletionQueue {
             return 0;
         }
         if (agents.length <= DIRECT_READ_MAX_SOCKETS) {
-            for (ReceiverAgent a : agents) taken += a.consumerPump();
+            for (ReceiverAgent a : agents) taken += a.consumerPump(false);
         } else {
             try {
                 selector.selectNow(pumpReady);
@@ -236,6 +236,6 @@ final class TcpCompletionQueue extends BasicCompletionQueue {
     }
 
     private void pumpReady(SelectionKey key) {
-        taken += ((ReceiverAgent) key.attachment()).consumerPump();
+        taken += ((ReceiverAgent) key.attachment()).consumerPump(true);
     }
 }
