@@ -9,9 +9,9 @@ package dev.jccl.verbs.tcp;
  * collective the bulk lane's always came back empty: the spin between the peer's chunk arriving and
  * its being taken was twice as long, and each empty read takes the socket's lock. A bulk frame is
  * over 64 KiB, so seeing it up to three polls late costs a fraction of its transfer. 2 ranks over
- * loopback, five interleaved rounds, 8 B allreduce, p50 of single calls: 14.0-14.7 µs against
- * 16.3-21.3 µs looking at both sockets on every poll (Open MPI's tcp BTL 12.1-16.3); 16 KiB-4 MiB,
- * three rounds, were no slower.
+ * loopback, five interleaved rounds, 8 B allreduce, median over the rounds of the p50 of single
+ * calls: 14.8 µs against 20.9 looking at both sockets on every poll (Open MPI's tcp BTL 12.4);
+ * 16 KiB-4 MiB, three rounds, were no slower.
  *
  * <p>Used by consumers only (under the stream's lock): the receiver thread reads what it is given.
  */
