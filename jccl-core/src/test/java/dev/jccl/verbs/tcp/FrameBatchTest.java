@@ -72,7 +72,7 @@ class FrameBatchTest {
     @Test
     void aLargeFrameBehindSmallOnesSendsItsHeaderWithThemAndItsPayloadInASecondWrite() throws Exception {
         MemorySegment small = filled(16, 3);
-        MemorySegment large = filled(16 * 1024, 9); // above the copy limit: a view, written apart
+        MemorySegment large = filled(OutFrame.GATHER_MAX_BYTES + 1, 9); // above the copy limit: a view, written apart
         long before = lane.writeCalls();
         lanes.queue(lane, TYPE_WRITE_IMM, REQ_ACK_LAZY, 1, small, 0, 16, 0, 5, 1, 0);
         lanes.queue(lane, TYPE_WRITE_IMM, REQ_ACK_LAZY, 2, small, 0, 16, 0, 5, 2, 1);
@@ -84,6 +84,21 @@ class FrameBatchTest {
         assertFrame(read(), 3, 3, large.byteSize(), 9);
         assertFrame(read(), 4, 4, 16, 3);
         assertEquals(3, lane.writeCalls() - before, "writes: two small frames and a header, the payload, the last small frame");
+    }
+
+    @Test
+    void chunksUpTo64KiBLeaveWithTheirHeaderInOneWriteWhateverSizeTheirFrameCarriedBefore() throws Exception {
+        int[] sizes = {16, 40 * 1024, 8 * 1024, OutFrame.GATHER_MAX_BYTES, 100, 8 * 1024 + 1};
+        for (int i = 0; i < sizes.length; i++) { // one at a time, so each reuses the pooled frame of the last
+            MemorySegment chunk = filled(sizes[i], i + 1);
+            long before = lane.writeCalls();
+            long seq = lanes.queue(lane, TYPE_WRITE_IMM, REQ_ACK_LAZY, i, chunk, 0, sizes[i], 0, 5, i, i);
+            lane.pump();
+            assertTrue(lane.left(seq), "the frame of " + sizes[i] + " B reached the kernel during the post");
+            assertEquals(1, lane.writeCalls() - before, "writes for a frame of " + sizes[i] + " B");
+            chunk.fill((byte) 0); // the frame carries its own copy: the source is free once posted
+            assertFrame(read(), i, i, sizes[i], i + 1);
+        }
     }
 
     @Test
