@@ -237,8 +237,8 @@ final class ChannelRun implements Link.SendListener {
         int prev = p.prevSameLink[j];
         Link next = linkOf[j];
         if ((prev >= 0 && posted[prev] < p.chunks[prev]) || !next.directReadable() || !next.canSend()) return -1;
-        MemoryRegion mr = bind.region(p.srcBuf[j], p.channel, next.pd(), next.pdIndex());
-        if (DirectReads.kindFor(directOk[j], readPrivate && privateOk[j], bind.segment(p.srcBuf[j], p.channel), mr, next) >= 0) return -1;
+        if (directOk[j] && DirectReads.kindFor(true, readPrivate && privateOk[j], bind.segment(p.srcBuf[j], p.channel),
+                bind.region(p.srcBuf[j], p.channel, next.pd(), next.pdIndex()), next) >= 0) return -1;
         int[] start = p.waitStart[j];
         for (int i = start[c]; i < start[c + 1]; i++) {
             int op = p.waitOp[j][i];

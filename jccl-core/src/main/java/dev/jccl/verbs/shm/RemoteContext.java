@@ -35,6 +35,7 @@ final class RemoteContext {
     private final RemoteRegions regions;
     private volatile MemorySegment[] memory = new MemorySegment[8];
     private int refs; // guarded by the owning ShmContext's remotes map
+    private Boolean crossReadable; // guarded by this: null until probed
     private long lastHeartbeat = Long.MIN_VALUE; // watchdog thread only
     private long lastHeartbeatChangeNs;          // watchdog thread only
 
@@ -80,9 +81,15 @@ final class RemoteContext {
     /**
      * Whether this process may read the peer's private memory ({@link CrossMemoryReader}): the peer's
      * pids mean the same here, and its control file's fixed header, read back with process_vm_readv
-     * from where the peer mapped it, is the header this process maps. Why not is logged.
+     * from where the peer mapped it, is the header this process maps. Why not is logged. Probed once
+     * per peer: every queue pair to it gets the same answer.
      */
-    boolean crossReadable() {
+    synchronized boolean crossReadable() {
+        if (crossReadable == null) crossReadable = probeCrossRead();
+        return crossReadable;
+    }
+
+    private boolean probeCrossRead() {
         long at = control.get(JAVA_LONG, CONTROL_ADDRESS_OFFSET);
         if (!pidVisible || !CrossMemoryReader.supported() || at == 0) return false;
         try (Arena probe = Arena.ofConfined()) {

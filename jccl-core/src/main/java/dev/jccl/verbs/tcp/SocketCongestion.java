@@ -81,29 +81,33 @@ final class SocketCongestion {
 
     /** Sets {@code ch}'s algorithm; returns "" when it took, else why it did not. */
     static String set(SocketChannel ch, String algorithm) {
-        if (!Knobs.congestionControlName(algorithm)) return "'" + algorithm + "' is not an algorithm name";
-        if (NATIVE == null) return "no native access to setsockopt here";
-        try (Arena arena = Arena.ofConfined()) {
-            int fd = fdOf(ch, arena);
-            if (fd < 0) return "its file descriptor was not found";
-            MemorySegment name = arena.allocateFrom(algorithm);
-            MemorySegment state = arena.allocate(NATIVE.stateLayout);
-            int rc = (int) NATIVE.setsockopt.invokeExact(state, fd, IPPROTO_TCP, TCP_CONGESTION, name, (int) name.byteSize());
-            return rc == 0 ? "" : "setsockopt(TCP_CONGESTION, " + algorithm + ") failed, errno " + (int) NATIVE.errno.get(state, 0L);
-        } catch (Throwable e) {
-            return "setsockopt failed: " + e;
-        }
+        return setFirst(ch, algorithm).why();
     }
 
     /** What {@link #setFirst} did: the algorithm the socket took ("" for none), else why the last one was refused. */
     record Outcome(String algorithm, String why) {}
 
-    /** Sets the first of {@code algorithms} the kernel takes for {@code ch}. */
+    /** Sets the first of {@code algorithms} the kernel takes for {@code ch}; its descriptor is looked up once, for all of them. */
     static Outcome setFirst(SocketChannel ch, String... algorithms) {
         String why = "";
-        for (String a : algorithms) {
-            why = set(ch, a);
-            if (why.isEmpty()) return new Outcome(a, "");
+        int fd = -2; // not looked up yet
+        try (Arena arena = Arena.ofConfined()) {
+            for (String a : algorithms) {
+                if (!Knobs.congestionControlName(a)) {
+                    why = "'" + a + "' is not an algorithm name";
+                    continue;
+                }
+                if (NATIVE == null) return new Outcome("", "no native access to setsockopt here");
+                if (fd == -2) fd = fdOf(ch, arena);
+                if (fd < 0) return new Outcome("", "its file descriptor was not found");
+                MemorySegment name = arena.allocateFrom(a);
+                MemorySegment state = arena.allocate(NATIVE.stateLayout);
+                int rc = (int) NATIVE.setsockopt.invokeExact(state, fd, IPPROTO_TCP, TCP_CONGESTION, name, (int) name.byteSize());
+                if (rc == 0) return new Outcome(a, "");
+                why = "setsockopt(TCP_CONGESTION, " + a + ") failed, errno " + (int) NATIVE.errno.get(state, 0L);
+            }
+        } catch (Throwable e) {
+            return new Outcome("", "setsockopt failed: " + e);
         }
         return new Outcome("", why);
     }
