@@ -33,6 +33,11 @@ import static dev.jccl.verbs.tcp.FrameDescriptor.*;
  * the peer refuses a request that already completed, the refusal lands on the oldest request still
  * outstanding, or, when there is none, only in the queue pair's move to ERR (posted receives flush,
  * naming the refusal). {@code inlineMaxBytes} 0 keeps RC's contract: everything waits for its ACK.
+ *
+ * <p>Lazy acks. Such a request whose payload is copied into its frame (up to {@link OutFrame#GATHER_MAX_BYTES})
+ * says {@code REQ_ACK_LAZY}: the peer holds its ack for a reply to carry ({@code OutboundLanes}). A larger one
+ * more often waits on its lane, then for its ack, which must come at once. With 8 KiB as the limit, a 16-64 KiB
+ * chunk cost each side an ACK frame per call, a write here and a read at the peer.
  */
 final class Requester {
     private static final class PendingRead {
@@ -62,8 +67,7 @@ final class Requester {
     private String failDetail = ""; // guarded by this
     private long nextRecvIndex;     // posting thread only
     private final long inlineMaxBytes;
-    /** Up to this many bytes a request is copied and may complete at its post: its frame says REQ_ACK_LAZY. */
-    private final long lazyMaxBytes;
+    private final long lazyMaxBytes; // up to this, a request is copied and may complete at its post: REQ_ACK_LAZY
     private final int window; // requests the peer admits beyond what it acknowledged: depth, plus the lead below
     private final int lead;   // how many requests may complete locally beyond the peer's ACK
     private final boolean[] localDone; // guarded by this, indexed by n % depth: inline request n left at its post
@@ -79,7 +83,7 @@ final class Requester {
         this.qpn = qpn;
         this.psn = psn;
         this.inlineMaxBytes = inlineMaxBytes;
-        this.lazyMaxBytes = Math.min(inlineMaxBytes, OutFrame.COPY_MAX_BYTES);
+        this.lazyMaxBytes = Math.min(inlineMaxBytes, OutFrame.GATHER_MAX_BYTES);
         this.localDone = new boolean[depth];
         // A request completed locally frees its slot before the peer acknowledged it: the peer must admit
         // that many more unacknowledged requests, or the poster would run past its window.
@@ -157,9 +161,9 @@ final class Requester {
     /**
      * The frames of request {@code n}: sent now when {@code queueOn} is null (returns {@link #LEFT} if the
      * message was one frame that reached the kernel during this call, else 0), or its one frame queued on
-     * {@code queueOn} (returns the lane's ticket). A copied inline request completes here once its frame leaves,
-     * so the peer may hold its ack for a reply to carry; a larger one often waits for the sender thread, and
-     * then for its ack: that ack must not wait.
+     * {@code queueOn} (returns the lane's ticket). An inline request whose payload is copied completes here once
+     * its frame leaves, so the peer may hold its ack for a reply to carry; a larger one often waits for the sender
+     * thread, and then for its ack: that ack must not wait.
      */
     private long frame(SendWr wr, long n, MemorySegment local, long offset, OutboundLanes lanes, OutboundLane queueOn) {
         long seq = psn + n;

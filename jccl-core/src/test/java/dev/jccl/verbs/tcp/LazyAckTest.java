@@ -1,5 +1,8 @@
 package dev.jccl.verbs.tcp;
 
+import dev.jccl.verbs.SendWr;
+import dev.jccl.verbs.Sge;
+import dev.jccl.verbs.base.BasicCompletionQueue;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
@@ -24,7 +27,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 /**
  * When a deferred ack goes out on its own ({@link OutboundLanes#flushAckIfDue}): at once if a
  * requester waits for it, else only once it covers a quarter of the peer's window or has waited
- * {@link OutboundLanes#LAZY_ACK_DELAY_NS}; and a request that leaves first carries it instead.
+ * {@link OutboundLanes#LAZY_ACK_DELAY_NS}; a request that leaves first carries it instead; and which
+ * requests ask for a lazy ack ({@link Requester}).
  * The frames are read back from a loopback socket.
  */
 @Timeout(30)
@@ -94,6 +98,30 @@ class LazyAckTest {
         assertEquals(5, h.getLong(ACK_OFFSET));
         lanes.flushAckIfDue(System.nanoTime() + 10 * OutboundLanes.LAZY_ACK_DELAY_NS);
         assertNull(frameWithin(100), "an ack already carried was sent again");
+    }
+
+    /**
+     * A request that may complete at its post asks for a lazy ack when its payload is copied into the
+     * frame (up to {@link OutFrame#GATHER_MAX_BYTES}), and for an ack at once when it is larger; a queue
+     * pair keeping RC's meaning ({@code inlineMaxBytes} 0) asks for every ack at once.
+     */
+    @Test
+    void requestsAskForALazyAckUpToTheLargestCopiedPayload() throws Exception {
+        int copied = OutFrame.GATHER_MAX_BYTES;
+        Requester buffered = new Requester(8, new BasicCompletionQueue(16), 1, 100, Long.MAX_VALUE);
+        Requester rc = new Requester(8, new BasicCompletionQueue(16), 2, 200, 0);
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment src = arena.allocate(copied + 1);
+            long[] lengths = {8, OutFrame.COPY_MAX_BYTES + 1, copied, copied + 1};
+            for (long length : lengths) {
+                assertEquals(true, buffered.post(SendWr.write(length, new Sge(src.address(), length, 1), 0x1000, 5), src, 0, lanes));
+                assertEquals(length <= copied ? REQ_ACK_LAZY : 0, nextFrame().get(STATUS_OFFSET), length + " B on a buffer-completion queue pair");
+            }
+            for (long length : lengths) {
+                assertEquals(true, rc.post(SendWr.write(length, new Sge(src.address(), length, 1), 0x1000, 5), src, 0, lanes));
+                assertEquals(0, nextFrame().get(STATUS_OFFSET), length + " B on an RC queue pair");
+            }
+        }
     }
 
     @Test
