@@ -171,6 +171,9 @@ final class CommEngine implements Agent, AutoCloseable {
         if (failed != null) return ops.failQueued(failed);
         int work = 0;
         try {
+            // A new operation posts its first sends before the poll: they are what the peers wait for, and over tcp
+            // a poll is a read per socket ahead of them (2 ranks, 8 B: 13.6 against 19.5 µs per call, ARCHITECTURE).
+            if (pollLinks && ops.current() == null) work += ops.advance();
             if (pollLinks) work += res.links().pollAll();
             work += ops.advance();
             if (work == 0 && pollLinks) work += res.links().flushCredits();
