@@ -13,8 +13,8 @@
 # with no flags at all, printed beside the careful figure: what a user sees out of the box.
 #
 # Usage: bench/compare-openmpi.sh [--quick|--full|--small] [ROUNDS]
-#   --quick: 8 B, 1 KiB, 128 KiB, 16 MiB (about 3-5 min a round on 2 idle cores)
-#   --full:  8 B to 256 MiB doubling (default; about 10-15 min a round)
+#   --quick: 8 B, 1 KiB, 128 KiB, 16 MiB (about 1 min a round on 2 idle cores)
+#   --full:  8 B to 256 MiB doubling (default; about 4 min a round on 2 idle cores)
 #   --small: 8 B only (the latency rows; about 1 min a round), out of the box as `jccl perf allreduce -b 8 -e 8`
 #   ROUNDS:  interleaved rounds, figures are medians over them (default 1)
 # Open MPI: apt-get install openmpi-bin libopenmpi-dev. Without it the jccl columns still print.
