@@ -50,12 +50,19 @@ class SmokeTest {
         }
     }
 
-    /** await(timeout) says "not yet" without failing; the operation completes later. */
+    /**
+     * await(timeout) says "not yet" without failing; the operation completes later. The ranks exchange
+     * once first: the first operation to a peer connects the link inside whichever pass starts it, and
+     * that waits for the peer to need the link too (bounded by JCCL_TIMEOUT, not by the await's timeout),
+     * so a late peer's first message would time the connection, not the bounded await.
+     */
     @Test
     @Timeout(60)
     void boundedAwaitReturnsFalseWhileThePeerIsLate() throws Exception {
         List<Boolean> early = CommRanks.run(2, CommRanks.knobs(), comm -> {
             MemorySegment buf = Arena.ofAuto().allocate(64);
+            if (comm.rank() == 0) comm.recv(buf, 16, DataType.INT32, 1).await();
+            else comm.send(buf, 16, DataType.INT32, 0).await();
             if (comm.rank() == 0) {
                 Work w = comm.recv(buf, 16, DataType.INT32, 1);
                 boolean done = w.await(Duration.ofMillis(50));
