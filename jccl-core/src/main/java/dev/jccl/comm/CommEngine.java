@@ -97,6 +97,20 @@ final class CommEngine implements Agent, AutoCloseable {
         return progress.tryProgress();
     }
 
+    /**
+     * As {@link #tryProgress()} for a caller in a bounded await: its pass does not start an operation that
+     * would connect links, since connecting waits for the peer up to JCCL_TIMEOUT, not up to the caller's
+     * deadline. It hands that start to the progress thread, which runs it even while callers wait.
+     */
+    int tryProgressWithoutConnecting() {
+        return progress.tryProgress(withoutConnecting);
+    }
+
+    private final Agent withoutConnecting = new Agent() {
+        @Override public String roleName() { return roleName; }
+        @Override public int doWork() { return pass(true, CLOCK_AFTER_PASS, false); }
+    };
+
     void submit(Operation op) {
         long now = System.nanoTime();
         progress.callerIssuing(now);
@@ -141,7 +155,7 @@ final class CommEngine implements Agent, AutoCloseable {
     /** One progress pass; see the class comment. Caller holds the progress lock. */
     @Override
     public int doWork() {
-        return pass(true, CLOCK_AFTER_PASS);
+        return pass(true, CLOCK_AFTER_PASS, true);
     }
 
     /**
@@ -153,7 +167,7 @@ final class CommEngine implements Agent, AutoCloseable {
      * passes later. Polling every link's queue each pass was most of the spin's time (JFR).
      */
     int doWorkInline(long n, long nowNs) {
-        return pass(n % INLINE_LINK_POLL_EVERY == 0, nowNs);
+        return pass(n % INLINE_LINK_POLL_EVERY == 0, nowNs, true);
     }
 
     static final int INLINE_LINK_POLL_EVERY = 16;
@@ -161,11 +175,12 @@ final class CommEngine implements Agent, AutoCloseable {
     private static final long CLOCK_AFTER_PASS = Long.MIN_VALUE;
 
     /**
-     * One progress pass; {@code nowNs} marks it as progress or idle time. An inline caller gives the time
+     * One progress pass; {@code nowNs} marks it as progress or idle time, and {@code mayConnect} says whether
+     * it may start an operation that connects links ({@link OpQueue#advance}). An inline caller gives the time
      * it read for its own spin bound (one pass earlier): the stall and idle bounds are JCCL_TIMEOUT's scale,
      * and a clock read is 25 ns, a tenth of an 8 B shm call's passes.
      */
-    private int pass(boolean pollLinks, long nowNs) {
+    private int pass(boolean pollLinks, long nowNs, boolean mayConnect) {
         if (closed) return 0;
         Failure failed = failure;
         if (failed != null) return ops.failQueued(failed);
@@ -173,9 +188,11 @@ final class CommEngine implements Agent, AutoCloseable {
         try {
             // A new operation posts its first sends before the poll: they are what the peers wait for, and over tcp
             // a poll is a read per socket ahead of them (2 ranks, 8 B: 13.6 against 19.5 µs per call, ARCHITECTURE).
-            if (pollLinks && ops.current() == null) work += ops.advance();
+            boolean deferred = ops.startDeferred();
+            if (pollLinks && ops.current() == null) work += ops.advance(mayConnect);
             if (pollLinks) work += res.links().pollAll();
-            work += ops.advance();
+            work += ops.advance(mayConnect);
+            if (!deferred && ops.startDeferred()) progress.wakeThread();
             if (work == 0 && pollLinks) work += res.links().flushCredits();
             long now = nowNs != CLOCK_AFTER_PASS ? nowNs : System.nanoTime();
             if (work > 0) ops.progressed(now);

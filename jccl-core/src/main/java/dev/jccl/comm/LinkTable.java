@@ -125,7 +125,8 @@ final class LinkTable implements OpRun.LinkSource, LlRun.LaneSource, AutoCloseab
         }
     }
 
-    private boolean connected(ChannelProgram[] programs) {
+    /** Whether every link the programs need exists (nothing for {@link #ensure} to connect). */
+    boolean connected(ChannelProgram[] programs) {
         for (ChannelProgram p : programs) {
             for (int peer : p.peers()) if (!byKey.containsKey(key(peer, p.channel()))) return false;
         }

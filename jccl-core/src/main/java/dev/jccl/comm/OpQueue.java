@@ -19,6 +19,7 @@ final class OpQueue {
     private final LinkTable.AbortCheck abortCheck;
     private volatile Operation current;
     private volatile long lastProgressNs = System.nanoTime();
+    private volatile boolean startDeferred;
 
     /** @param abortCheck throws when another rank has failed; called while links are connected */
     OpQueue(RunBuilder runs, LinkTable.AbortCheck abortCheck) {
@@ -47,10 +48,14 @@ final class OpQueue {
         lastProgressNs = nowNs;
     }
 
-    /** Starts the next operation if none runs, advances the current one and finishes it when done. */
-    int advance() {
+    /**
+     * Starts the next operation if none runs, advances the current one and finishes it when done. Without
+     * {@code mayConnect} (a caller in a bounded await) an operation whose start would connect links is
+     * left queued and marked {@link #startDeferred()}: connecting waits for the peer, up to JCCL_TIMEOUT.
+     */
+    int advance(boolean mayConnect) {
         int work = 0;
-        if (current == null) work += startNext();
+        if (current == null) work += startNext(mayConnect);
         Operation op = current;
         if (op != null) {
             work += op.run.advance();
@@ -78,9 +83,20 @@ final class OpQueue {
         return runs.repeatsLl(kind, count, type, root, inPlace);
     }
 
-    private int startNext() {
-        Operation op = queue.poll();
+    /** Whether the next operation waits for a pass that may connect its links (the progress thread's). */
+    boolean startDeferred() {
+        return startDeferred;
+    }
+
+    private int startNext(boolean mayConnect) {
+        Operation op = queue.peek();
         if (op == null) return 0;
+        if (!mayConnect && runs.connects(op)) {
+            startDeferred = true;
+            return 0;
+        }
+        queue.poll();
+        startDeferred = false;
         current = op;
         lastProgressNs = System.nanoTime();
         op.entry.started(lastProgressNs);
@@ -112,6 +128,7 @@ final class OpQueue {
 
     /** Fails every queued operation with {@code f} (they never ran); returns how many. */
     int failQueued(Failure f) {
+        startDeferred = false;
         int n = 0;
         Operation op;
         while ((op = queue.poll()) != null) {

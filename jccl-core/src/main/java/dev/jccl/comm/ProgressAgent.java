@@ -12,7 +12,8 @@ import java.util.concurrent.locks.LockSupport;
  * <ul>
  *   <li>While a caller waits, it sleeps ({@link WaitPolicy#cedeNs()} at a time, woken by the last
  *       caller that leaves with work in flight), and it naps out the grace after a caller issued or
- *       stopped waiting, so the two never compete for a core.</li>
+ *       stopped waiting, so the two never compete for a core. The exception: an operation whose start
+ *       connects links, which a caller in a bounded await leaves to this thread.</li>
  *   <li>With an operation in flight and nobody waiting (issued asynchronously), it polls with
  *       {@link WaitPolicy#background()}.</li>
  *   <li>With nothing to do it naps, and after {@link WaitPolicy#deepAfterNs()} of quiet sleeps
@@ -59,13 +60,16 @@ final class ProgressAgent implements Runnable {
         long deepNs = wait.deepSleepNs();
         long lastActiveNs = System.nanoTime();
         while (running) {
-            if (progress.callerWaiting()) {
+            // A caller in a bounded await leaves the start of an operation that connects links to this
+            // thread (CommEngine#tryProgressWithoutConnecting): that start does not wait for callers.
+            boolean startLeftHere = ops.startDeferred();
+            if (progress.callerWaiting() && !startLeftHere) {
                 LockSupport.parkNanos(cedeNs);
                 lastActiveNs = System.nanoTime();
                 continue;
             }
             long graceNs = progress.callerGraceLeftNs();
-            if (graceNs > 0) {
+            if (graceNs > 0 && !startLeftHere) {
                 LockSupport.parkNanos(graceNs);
                 // Callers that run their calls inline leave nothing queued: that is quiet here, and
                 // after deepAfterNs of it this thread sleeps deeply instead of waking every grace.

@@ -39,12 +39,23 @@ final class ProgressHandOff {
 
     /** Runs one pass of the work if no other thread is; returns the work done. */
     int tryProgress() {
+        return tryProgress(work);
+    }
+
+    /** Runs one pass of {@code pass} (the work, or a variant of its pass) if no other thread is; returns the work done. */
+    int tryProgress(Agent pass) {
         if (!progressLock.tryLock()) return 0;
         try {
-            return work.doWork();
+            return pass.doWork();
         } finally {
             progressLock.unlock();
         }
+    }
+
+    /** Wakes the progress thread from any sleep: a waiting caller left it an operation to start. */
+    void wakeThread() {
+        ProgressAgent t = progressThread;
+        if (t != null) t.wake();
     }
 
     /** Takes the progress lock if no other thread holds it (a caller about to run its call inline); then {@link #exit()}. */

@@ -85,6 +85,20 @@ final class RunBuilder {
     }
 
     /**
+     * Whether building {@code op}'s run would connect links: its shape has no run yet and some link its
+     * schedules need is new. Compiles (and caches) its plan if need be. Progress lock held.
+     */
+    boolean connects(Operation op) {
+        DataType type = op.kind == OpKind.BARRIER ? DataType.UINT8 : op.type;
+        if (lastRun != null && op.kind == lastKind && op.count == lastCount && type == lastType
+                && op.root == lastRoot && op.inPlace == lastInPlace) {
+            return false;
+        }
+        PlanCache.Compiled c = plans.get(op.kind, op.count, type, op.root, op.inPlace);
+        return runs.get(c) == null && !links.connected(c.programs());
+    }
+
+    /**
      * Whether a call of this shape repeats the last one and that one ran on LL: then building its
      * run connects nothing and compiles nothing, so its caller may run it inline. Progress lock held.
      */

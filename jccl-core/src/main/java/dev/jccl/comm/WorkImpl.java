@@ -60,14 +60,17 @@ final class WorkImpl implements Work {
         return waitUntil(Deadline.after(timeout.toNanos()));
     }
 
-    /** Waits until done (throwing its failure) or the deadline; null = the no-progress bound. */
+    /**
+     * Waits until done (throwing its failure) or the deadline; null = the no-progress bound. A bounded
+     * wait's passes start no operation that connects links, whose wait for the peer the deadline would not bound.
+     */
     private boolean waitUntil(Deadline deadline) {
         if (!done) {
             BackoffIdleStrategy idle = engine.waitPolicy().caller(engine.threadsBeside()).strategy(engine::callerSleep);
             engine.callerWaiting(1);
             try {
                 while (!done) {
-                    int work = engine.tryProgress();
+                    int work = deadline != null ? engine.tryProgressWithoutConnecting() : engine.tryProgress();
                     if (done) break;
                     if (deadline != null ? deadline.expired() : engine.stalledBeyondTimeout()) return false;
                     idle.idle(work);

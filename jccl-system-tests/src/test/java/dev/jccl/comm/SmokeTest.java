@@ -52,9 +52,7 @@ class SmokeTest {
 
     /**
      * await(timeout) says "not yet" without failing; the operation completes later. The ranks exchange
-     * once first: the first operation to a peer connects the link inside whichever pass starts it, and
-     * that waits for the peer to need the link too (bounded by JCCL_TIMEOUT, not by the await's timeout),
-     * so a late peer's first message would time the connection, not the bounded await.
+     * once first, so this times an await on a connected link (the next test covers a link's first).
      */
     @Test
     @Timeout(60)
@@ -76,5 +74,34 @@ class SmokeTest {
             return false;
         });
         assertFalse(early.get(0), "the receive cannot have completed before its send was issued");
+    }
+
+    /**
+     * await(timeout) is bounded even when the operation is a link's first: the pass that would connect the
+     * link (which waits for the peer, up to JCCL_TIMEOUT) is left to the progress thread, so a caller whose
+     * peer is seconds late gets "not yet" at its own deadline, and the operation still completes.
+     */
+    @Test
+    @Timeout(60)
+    void boundedAwaitIsBoundedOnALinksFirstOperation() throws Exception {
+        List<Long> waitedMs = CommRanks.run(2, CommRanks.knobs(), comm -> {
+            MemorySegment buf = Arena.ofAuto().allocate(64);
+            if (comm.rank() == 0) {
+                Work w = comm.recv(buf, 16, DataType.INT32, 1);
+                long t0 = System.nanoTime();
+                boolean done = w.await(Duration.ofMillis(50));
+                long ms = (System.nanoTime() - t0) / 1_000_000;
+                assertFalse(done, "the receive cannot have completed before its send was issued");
+                assertTrue(w.await(Duration.ofSeconds(20)));
+                assertEquals(42, buf.get(ValueLayout.JAVA_INT, 0));
+                return ms;
+            }
+            Thread.sleep(3000); // late on purpose, and by far more than the await's timeout
+            buf.set(ValueLayout.JAVA_INT, 0, 42);
+            comm.send(buf, 16, DataType.INT32, 0).await();
+            return 0L;
+        });
+        // Before, this waited for the peer: about 3,000 ms. The bound leaves room for a loaded machine.
+        assertTrue(waitedMs.get(0) < 1500, "await(50 ms) returned after " + waitedMs.get(0) + " ms");
     }
 }
