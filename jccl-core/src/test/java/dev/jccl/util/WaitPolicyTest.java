@@ -78,6 +78,7 @@ class WaitPolicyTest {
         assertEquals(new Backoff(0, 0, 0, 20_000, 200_000, false), p.background());
         assertEquals(100_000, p.callerGraceNs());
         assertEquals(1_000_000, p.cedeNs());
+        assertEquals(5_000_000, WaitPolicy.of(AUTO, 4, 2).cedeNs(), "oversubscribed, each wake-up takes a rank's core");
         assertEquals(50_000, p.napNs());
         assertEquals(5_000_000, p.deepAfterNs());
         assertEquals(1_000_000, p.deepSleepNs());
