@@ -15,7 +15,7 @@ import dev.jccl.util.Sizes;
  * 4 KiB .. buffBytes/8 (powers of two), and the cheapest wins. Overrides narrow the search: a
  * forced channel count or chunk size is the only one tried, and {@code JCCL_ALGO} limits the
  * algorithms; if none of those can run here, the tuner falls back to the best one that can and says
- * so in {@link Plan#why()}.
+ * so in {@link Plan#why()}. A {@link ChannelFloor} raises the fewest channels tried.
  */
 public final class Tuner {
     private Tuner() {}
@@ -34,8 +34,25 @@ public final class Tuner {
         return (int) Math.max(2, Math.min(SLOTS, buffBytes / Math.max(buffBytes / SLOTS, chunkBytes)));
     }
 
+    /**
+     * A floor under the channel count that the caller knows of and the model does not: at least {@code channels}
+     * (a power of two), for {@code reason}, shown in {@link Plan#why()}. A forced JCCL_NCHANNELS wins over it.
+     */
+    public record ChannelFloor(int channels, String reason) {
+        public static final ChannelFloor NONE = new ChannelFloor(1, "");
+
+        public ChannelFloor {
+            if (channels < 1 || Integer.bitCount(channels) != 1) throw new IllegalArgumentException("a channel floor is a power of two: " + channels);
+        }
+    }
+
     public static Plan plan(TuneRequest req, CostParams params, TunerOverrides overrides) {
+        return plan(req, params, overrides, ChannelFloor.NONE);
+    }
+
+    public static Plan plan(TuneRequest req, CostParams params, TunerOverrides overrides, ChannelFloor floor) {
         CostModel model = new CostModel(params);
+        int minChannels = overrides.channels().isPresent() ? 1 : Math.min(floor.channels(), params.maxChannels());
         long buffBytes = overrides.buffBytes().orElse(DEFAULT_BUFF_BYTES);
         List<Plan.Candidate> priced = new ArrayList<>();
         List<Plan.Candidate> excluded = new ArrayList<>();
@@ -44,7 +61,7 @@ public final class Tuner {
             String why = a.whyNotApplicable(req.collective(), req.topology());
             if (why == null && !forced) why = pointless(a, req.topology());
             if (why != null) excluded.add(new Plan.Candidate(a, 0, 0, -1, why));
-            else priced.add(best(model, a, req, params, overrides, buffBytes));
+            else priced.add(best(model, a, req, params, overrides, buffBytes, minChannels));
         }
         // Stable: an exact tie goes to the algorithm declared first (the ring before the log-depth ones).
         priced.sort(Comparator.comparingLong(Plan.Candidate::predictedNs));
@@ -58,6 +75,7 @@ public final class Tuner {
         } else if (!overrides.algorithms().isEmpty()) {
             notes.add("JCCL_ALGO=" + names(overrides.algorithms()));
         }
+        if (minChannels > 1) notes.add("at least " + minChannels + " channels: " + floor.reason());
         overrides.channels().ifPresent(c -> notes.add("JCCL_NCHANNELS=" + c));
         overrides.chunkBytes().ifPresent(c -> notes.add("JCCL_CHUNKSIZE=" + c));
         overrides.buffBytes().ifPresent(c -> notes.add("JCCL_BUFFSIZE=" + c));
@@ -75,10 +93,11 @@ public final class Tuner {
         return null;
     }
 
-    private static Plan.Candidate best(CostModel model, Algorithm a, TuneRequest req, CostParams params, TunerOverrides o, long buffBytes) {
+    private static Plan.Candidate best(CostModel model, Algorithm a, TuneRequest req, CostParams params, TunerOverrides o, long buffBytes,
+                                       int minChannels) {
         Plan.Candidate best = null;
         CostModel.Route route = model.route(a, req);
-        for (int channels : o.channels().isPresent() ? List.of(o.channels().getAsInt()) : powersOfTwo(1, params.maxChannels())) {
+        for (int channels : o.channels().isPresent() ? List.of(o.channels().getAsInt()) : powersOfTwo(minChannels, params.maxChannels())) {
             List<Long> chunks = o.chunkBytes().isPresent() ? List.of(o.chunkBytes().getAsLong()) : chunkSizes(buffBytes);
             for (long chunk : chunks) {
                 long ns = Math.round(model.predictNs(route, req.bytes(), channels, chunk, slots(buffBytes, chunk)));
