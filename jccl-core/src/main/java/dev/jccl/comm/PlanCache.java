@@ -78,8 +78,7 @@ final class PlanCache {
         this.topology = topology;
         this.overrides = overrides;
         this.fifo = fifo;
-        int cores = Runtime.getRuntime().availableProcessors();
-        this.costs = costParams(coresPerRank(topology, shmHere, cores));
+        this.costs = costParams(coresPerRank(topology, shmHere, Runtime.getRuntime().availableProcessors()));
         this.wideShm = wideShm(topology, shmHere);
     }
 

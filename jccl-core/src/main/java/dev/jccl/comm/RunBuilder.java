@@ -64,10 +64,8 @@ final class RunBuilder {
     }
 
     OpRun build(Operation op, LinkTable.AbortCheck abort) {
-        // A barrier moves a one-byte token; its schedule counts elements of some type.
-        DataType type = op.kind == OpKind.BARRIER ? DataType.UINT8 : op.type;
-        boolean repeated = lastRun != null && op.kind == lastKind && op.count == lastCount && type == lastType
-                && op.root == lastRoot && op.inPlace == lastInPlace;
+        DataType type = runType(op);
+        boolean repeated = repeats(op.kind, op.count, type, op.root, op.inPlace);
         if (!repeated) remember(op.kind, op.count, op.root, type, op.inPlace, abort);
         PlanCache.Compiled c = lastCompiled;
         OpRun run = lastRun;
@@ -89,11 +87,8 @@ final class RunBuilder {
      * schedules need is new. Compiles (and caches) its plan if need be. Progress lock held.
      */
     boolean connects(Operation op) {
-        DataType type = op.kind == OpKind.BARRIER ? DataType.UINT8 : op.type;
-        if (lastRun != null && op.kind == lastKind && op.count == lastCount && type == lastType
-                && op.root == lastRoot && op.inPlace == lastInPlace) {
-            return false;
-        }
+        DataType type = runType(op);
+        if (repeats(op.kind, op.count, type, op.root, op.inPlace)) return false;
         PlanCache.Compiled c = plans.get(op.kind, op.count, type, op.root, op.inPlace);
         return runs.get(c) == null && !links.connected(c.programs());
     }
@@ -103,8 +98,17 @@ final class RunBuilder {
      * run connects nothing and compiles nothing, so its caller may run it inline. Progress lock held.
      */
     boolean repeatsLl(OpKind kind, long count, DataType type, int root, boolean inPlace) {
-        return lastRun != null && lastRun.lowLatency() && kind == lastKind && count == lastCount && type == lastType
-                && root == lastRoot && inPlace == lastInPlace;
+        return repeats(kind, count, type, root, inPlace) && lastRun.lowLatency();
+    }
+
+    /** Whether a call of this shape is the memo's: the last call's shape, whose run and plan are at hand. */
+    private boolean repeats(OpKind kind, long count, DataType type, int root, boolean inPlace) {
+        return lastRun != null && kind == lastKind && count == lastCount && type == lastType && root == lastRoot && inPlace == lastInPlace;
+    }
+
+    /** The type an operation's plan and run count in: a barrier moves a one-byte token, its schedule counts elements of some type. */
+    private static DataType runType(Operation op) {
+        return op.kind == OpKind.BARRIER ? DataType.UINT8 : op.type;
     }
 
     /** Whether two views are the same memory (a call on part of a buffer makes a new view object each time). */
