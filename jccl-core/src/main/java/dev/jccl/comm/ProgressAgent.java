@@ -10,6 +10,8 @@ import java.util.concurrent.locks.LockSupport;
  * ({@link ProgressHandOff}), and sleeps the way {@link WaitPolicy} says, for the reasons given there:
  *
  * <ul>
+ *   <li>While callers run their calls inline, it sleeps {@link WaitPolicy#inlineCedeNs()} at a time,
+ *       woken at once by an operation queued (as from its deep sleep): nothing is queued for it meanwhile.</li>
  *   <li>While a caller waits, it sleeps ({@link WaitPolicy#cedeNs()} at a time, woken by the last
  *       caller that leaves with work in flight), and it naps out the grace after a caller issued or
  *       stopped waiting, so the two never compete for a core. The exception: an operation whose start
@@ -58,11 +60,19 @@ final class ProgressAgent implements Runnable {
         long napNs = wait.napNs();
         long deepAfterNs = wait.deepAfterNs();
         long deepNs = wait.deepSleepNs();
+        long inlineCedeNs = wait.inlineCedeNs();
         long lastActiveNs = System.nanoTime();
         while (running) {
             // A caller in a bounded await leaves the start of an operation that connects links to this
             // thread (CommEngine#tryProgressWithoutConnecting): that start does not wait for callers.
             boolean startLeftHere = ops.startDeferred();
+            // A caller in an inline call, or between such calls with nothing queued: a call handed on and not
+            // awaited (queued work, nobody waiting) is this thread's, and so is everything once callers go quiet.
+            if (!startLeftHere && progress.callersInline(deepAfterNs) && (progress.callerWaiting() || !ops.hasWork())) {
+                sleepUnlessQueued(inlineCedeNs);
+                lastActiveNs = System.nanoTime();
+                continue;
+            }
             if (progress.callerWaiting() && !startLeftHere) {
                 LockSupport.parkNanos(cedeNs);
                 lastActiveNs = System.nanoTime();
@@ -91,6 +101,17 @@ final class ProgressAgent implements Runnable {
                 deepAsleep = false;
             }
         }
+    }
+
+    /**
+     * Sleeps up to {@code ns}, marked deeply asleep so that an operation queued meanwhile unparks it. The mark is
+     * set before callers are looked at again, and a caller queueing clears their mark before it reads this one,
+     * so one of the two always sees the other: no wake-up is lost.
+     */
+    private void sleepUnlessQueued(long ns) {
+        deepAsleep = true;
+        if (progress.callersInline(Long.MAX_VALUE) && !ops.startDeferred() && running) LockSupport.parkNanos(ns);
+        deepAsleep = false;
     }
 
     /** Stops the loop and waits (bounded) for the thread to leave it. */

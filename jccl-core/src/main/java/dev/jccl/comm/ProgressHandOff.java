@@ -24,6 +24,8 @@ final class ProgressHandOff {
     private final AtomicInteger waitingCallers = new AtomicInteger();
     /** When a caller last issued or waited. */
     private volatile long callerSeenNs;
+    /** Whether the callers' last call ran inline ({@link InlineCalls}) and none has queued one since. */
+    private volatile boolean callersInline;
     private volatile ProgressAgent progressThread;
 
     ProgressHandOff(Agent work, OpQueue ops, long callerGraceNs) {
@@ -101,6 +103,15 @@ final class ProgressHandOff {
     void callerEnteredInline(long nowNs) {
         waitingCallers.incrementAndGet();
         callerSeenNs = nowNs;
+        if (!callersInline) callersInline = true;
+    }
+
+    /**
+     * Whether callers run their calls inline and one was seen within {@code ns}: nothing is queued for the
+     * thread then, and a queued call ends it ({@link #callerIssuing}), kicking the thread from its sleep.
+     */
+    boolean callersInline(long ns) {
+        return callersInline && System.nanoTime() - callerSeenNs < ns;
     }
 
     /**
@@ -116,6 +127,7 @@ final class ProgressHandOff {
     /** A caller is issuing an operation; called before it is queued, so the thread sees the grace with it. */
     void callerIssuing(long nowNs) {
         callerSeenNs = nowNs;
+        if (callersInline) callersInline = false;
     }
 
     /** An operation was queued: wakes the thread if it sleeps deeply. */

@@ -79,6 +79,7 @@ class WaitPolicyTest {
         assertEquals(100_000, p.callerGraceNs());
         assertEquals(1_000_000, p.cedeNs());
         assertEquals(5_000_000, WaitPolicy.of(AUTO, 4, 2).cedeNs(), "oversubscribed, each wake-up takes a rank's core");
+        assertEquals(5_000_000, p.inlineCedeNs(), "callers running inline: a queued call wakes the thread");
         assertEquals(50_000, p.napNs());
         assertEquals(5_000_000, p.deepAfterNs());
         assertEquals(1_000_000, p.deepSleepNs());

@@ -23,7 +23,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * The small-call fast path ({@link InlineCalls}): a repeated LL allreduce issued while nothing is
  * queued runs on its caller's thread. Its results are the queued path's bit for bit, it numbers
  * calls as the queued path does, it never overtakes a queued call, and a rank that calls something
- * else makes every rank fail naming it, inline callers included.
+ * else makes every rank fail naming it, inline callers included. While callers run inline the
+ * progress thread sleeps long, so what it alone can finish (a call queued or handed on that nobody
+ * awaits) must still be finished by it.
  */
 @Tag("multiprocess")
 class InlineCallTest {
@@ -110,5 +112,43 @@ class InlineCallTest {
             return String.join("; ", bad);
         });
         assertEquals(List.of("", ""), wrong);
+    }
+
+    @Test
+    @Timeout(90)
+    void callsNobodyAwaitsAfterInlineOnesAreFinishedByTheProgressThread() throws Exception {
+        List<String> wrong = CommRanks.run(2, CommRanks.knobs("JCCL_TRANSPORT", "shm"), comm -> {
+            MemorySegment small = Data.alloc(8);
+            long large = 1 << 16;
+            MemorySegment big = Data.alloc(4 * large);
+            List<String> bad = new ArrayList<>();
+            for (int round = 0; round < 10; round++) {
+                for (int i = 0; i < 50; i++) comm.allReduce(small, small, 2, DataType.FLOAT32, ReduceOp.SUM).await();
+                // Queued (a new shape, Simple) while the thread sleeps behind the inline calls: only it can run this.
+                big.fill((byte) 0);
+                big.setAtIndex(ValueLayout.JAVA_FLOAT, large - 1, comm.rank() + 1);
+                Work queued = comm.allReduce(big, big, large, DataType.FLOAT32, ReduceOp.SUM);
+                if (!doneWithoutAwait(queued)) bad.add("round " + round + ": a queued call nobody awaited did not finish");
+                if (big.getAtIndex(ValueLayout.JAVA_FLOAT, large - 1) != 3f) bad.add("round " + round + ": queued sum wrong");
+                // A repeated small call whose peer comes 30 ms late: its caller hands it on after its spin, and does not await.
+                for (int i = 0; i < 3; i++) comm.allReduce(small, small, 2, DataType.FLOAT32, ReduceOp.SUM).await();
+                if (comm.rank() == 1) Thread.sleep(30);
+                small.setAtIndex(ValueLayout.JAVA_FLOAT, 0, comm.rank() + 1);
+                Work late = comm.allReduce(small, small, 2, DataType.FLOAT32, ReduceOp.SUM);
+                if (!doneWithoutAwait(late)) bad.add("round " + round + ": a handed-on call nobody awaited did not finish");
+                if (small.getAtIndex(ValueLayout.JAVA_FLOAT, 0) != 3f) bad.add("round " + round + ": handed-on sum wrong");
+            }
+            return String.join("; ", bad);
+        });
+        assertEquals(List.of("", ""), wrong);
+    }
+
+    /** Polls {@code w.isDone()}, which drives no progress, for up to 20 s; then awaits it either way, so a failure shows. */
+    private static boolean doneWithoutAwait(Work w) throws InterruptedException {
+        long until = System.nanoTime() + 20_000_000_000L;
+        while (!w.isDone() && System.nanoTime() - until < 0) Thread.sleep(1);
+        boolean done = w.isDone();
+        w.await();
+        return done;
     }
 }
