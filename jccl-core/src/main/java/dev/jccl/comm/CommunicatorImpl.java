@@ -109,7 +109,7 @@ final class CommunicatorImpl implements Communicator {
             checkUsable();
             if (inline.enter(count, type, inPlace)) { // a repeated small call while idle: its caller runs it (InlineCalls)
                 long seq = ++opSeq;
-                Work w = inline.run(seq, collectiveSeq++, count, type, op, Calls.view(in, bytes), in, Calls.view(out, bytes), out, inPlace);
+                Work w = inline.run(seq, collectiveSeq++, count, type, op, inline.inView(in, bytes), in, inline.outView(out, bytes), out, inPlace);
                 lastIssued = w instanceof WorkImpl handedOn ? handedOn : null; // nothing earlier is unfinished
                 return w;
             }

@@ -37,6 +37,9 @@ final class InlineCalls {
     private long passes;
     /** Whether the last collective issued ran here (so {@link #lastDesc()} describes it). */
     private boolean ranLast;
+    /** The views of the last calls' buffers, so that calls on the first bytes of larger buffers allocate nothing either. */
+    private final Views inViews = new Views();
+    private final Views outViews = new Views();
 
     /** @param enabled JCCL_INLINE */
     InlineCalls(CommEngine engine, boolean enabled) {
@@ -111,6 +114,36 @@ final class InlineCalls {
         } finally {
             progress.callerLeftInline(now);
             progress.exit();
+        }
+    }
+
+    /** The view of {@code in}'s first {@code bytes} this call reads ({@link Calls#view}). Caller holds the issue lock. */
+    MemorySegment inView(MemorySegment in, long bytes) {
+        return inViews.of(in, bytes);
+    }
+
+    /** The view of {@code out}'s first {@code bytes} this call writes. Caller holds the issue lock. */
+    MemorySegment outView(MemorySegment out, long bytes) {
+        return outViews.of(out, bytes);
+    }
+
+    /**
+     * {@link Calls#view}, remembered for the last buffer: a view is an object, and an operation keeps it, so
+     * the JIT cannot remove it. A segment is immutable, so the same buffer object and size give the same view.
+     */
+    private static final class Views {
+        private MemorySegment seg;
+        private long bytes;
+        private MemorySegment view;
+
+        MemorySegment of(MemorySegment s, long b) {
+            if (s.byteSize() == b) return s;
+            if (s != seg || b != bytes) {
+                view = Calls.view(s, b);
+                seg = s;
+                bytes = b;
+            }
+            return view;
         }
     }
 

@@ -5,6 +5,7 @@ import dev.jccl.Communicator;
 import dev.jccl.DataType;
 import dev.jccl.ReduceOp;
 import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -158,6 +159,44 @@ class AllocationFreeTest {
             }
         }
         assertEquals(List.of(), over, "over " + calls + " calls of " + bytes + " B the bound is " + bound + " B per thread");
+    }
+
+    /**
+     * Small calls on the first elements of a larger buffer (a count smaller than the segment, as NCCL's
+     * API is used) run inline too and allocate nothing either: the view of the buffer's first bytes is an
+     * object an operation keeps, so it is made once for the buffer, not once a call (two per call before).
+     */
+    @Test
+    @Timeout(120)
+    void smallCallsOnPartOfALargerBufferAllocateNothingInline() throws Exception {
+        assertTrue(THREADS.isThreadAllocatedMemorySupported(), "this JVM cannot count allocated bytes per thread");
+        THREADS.setThreadAllocatedMemoryEnabled(true);
+        int calls = 10_000;
+        List<long[]> seen = CommRanks.run(2, CommRanks.knobs("JCCL_TRANSPORT", "shm", "JCCL_SPIN", "100us"), comm -> {
+            try (Arena arena = Arena.ofShared()) {
+                MemorySegment in = arena.allocate(64 * 1024, 64);
+                MemorySegment out = arena.allocate(64 * 1024, 64);
+                in.setAtIndex(ValueLayout.JAVA_FLOAT, 1, comm.rank() + 1);
+                loop(comm, in, out, 2, WARM_UP_CALLS);
+                long[] inline0 = ((CommunicatorImpl) comm).inlineCounts();
+                long before = THREADS.getCurrentThreadAllocatedBytes();
+                loop(comm, in, out, 2, calls);
+                long bytes = THREADS.getCurrentThreadAllocatedBytes() - before;
+                long[] inline1 = ((CommunicatorImpl) comm).inlineCounts();
+                assertEquals(3f, out.getAtIndex(ValueLayout.JAVA_FLOAT, 1), "the sum of ranks 1 and 2");
+                return new long[] {bytes, inline1[0] - inline0[0]};
+            }
+        });
+        for (int r = 0; r < 2; r++) {
+            long bytes = seen.get(r)[0];
+            long inline = seen.get(r)[1];
+            System.out.printf(Locale.ROOT, "allocation shm 8 B of a 64 KiB buffer x %d, rank %d: caller %.1f B/call; run inline %d%n",
+                    calls, r, bytes / (double) calls, inline);
+            assertTrue(inline >= calls / 2, "rank " + r + " ran only " + inline + " of " + calls + " calls inline");
+            long bound = NOT_INLINE_CALL_BYTES * (calls - inline) + SLACK_BYTES;
+            assertTrue(bytes <= bound, "rank " + r + " calling thread allocated " + bytes + " B although " + inline
+                    + " of " + calls + " calls ran inline (bound " + bound + " B)");
+        }
     }
 
     /** Issues and awaits {@code calls} allreduces; allocates nothing of its own. */
