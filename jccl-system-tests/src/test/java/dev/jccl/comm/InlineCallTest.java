@@ -1,6 +1,7 @@
 package dev.jccl.comm;
 
 import dev.jccl.CollectiveMismatchException;
+import dev.jccl.Communicator;
 import dev.jccl.DataType;
 import dev.jccl.JcclException;
 import dev.jccl.ReduceOp;
@@ -91,53 +92,63 @@ class InlineCallTest {
     @Test
     @Timeout(90)
     void aSmallCallNeverOvertakesAQueuedOne() throws Exception {
-        List<String> wrong = CommRanks.run(2, CommRanks.knobs("JCCL_TRANSPORT", "shm"), comm -> {
-            MemorySegment small = Data.alloc(8);
-            long large = 1 << 18;
-            MemorySegment big = Data.alloc(4 * large);
-            List<String> bad = new ArrayList<>();
-            for (int round = 0; round < 20; round++) {
-                for (int i = 0; i < 3; i++) comm.allReduce(small, small, 2, DataType.FLOAT32, ReduceOp.SUM).await();
-                big.fill((byte) 0);
-                for (long i = 0; i < large; i += 4096) big.setAtIndex(ValueLayout.JAVA_FLOAT, i, comm.rank() + 1);
-                small.setAtIndex(ValueLayout.JAVA_FLOAT, 0, 10 * (comm.rank() + 1));
-                Work first = comm.allReduce(big, big, large, DataType.FLOAT32, ReduceOp.SUM);
-                Work second = comm.allReduce(small, small, 2, DataType.FLOAT32, ReduceOp.SUM);
-                second.await();
-                if (!first.isDone()) bad.add("round " + round + ": the small call finished before the large one issued first");
-                first.await();
-                if (big.getAtIndex(ValueLayout.JAVA_FLOAT, 4096) != 3f) bad.add("round " + round + ": large sum wrong");
-                if (small.getAtIndex(ValueLayout.JAVA_FLOAT, 0) != 30f) bad.add("round " + round + ": small sum wrong");
-            }
-            return String.join("; ", bad);
+        everyRoundRight(20, 1 << 18, (comm, small, big, round, bad) -> {
+            smallCalls(comm, small, 3);
+            small.setAtIndex(ValueLayout.JAVA_FLOAT, 0, 10 * (comm.rank() + 1));
+            Work first = bigSum(comm, big);
+            Work second = comm.allReduce(small, small, 2, DataType.FLOAT32, ReduceOp.SUM);
+            second.await();
+            if (!first.isDone()) bad.add("round " + round + ": the small call finished before the large one issued first");
+            first.await();
+            if (big.getAtIndex(ValueLayout.JAVA_FLOAT, 4096) != 3f) bad.add("round " + round + ": large sum wrong");
+            if (small.getAtIndex(ValueLayout.JAVA_FLOAT, 0) != 30f) bad.add("round " + round + ": small sum wrong");
         });
-        assertEquals(List.of("", ""), wrong);
     }
 
     @Test
     @Timeout(90)
     void callsNobodyAwaitsAfterInlineOnesAreFinishedByTheProgressThread() throws Exception {
+        everyRoundRight(10, 1 << 16, (comm, small, big, round, bad) -> {
+            smallCalls(comm, small, 50);
+            // Queued (a new shape, Simple) while the thread sleeps behind the inline calls: only it can run this.
+            Work queued = bigSum(comm, big);
+            if (!doneWithoutAwait(queued)) bad.add("round " + round + ": a queued call nobody awaited did not finish");
+            if (big.getAtIndex(ValueLayout.JAVA_FLOAT, 4096) != 3f) bad.add("round " + round + ": queued sum wrong");
+            // A repeated small call whose peer comes 30 ms late: its caller hands it on after its spin, and does not await.
+            smallCalls(comm, small, 3);
+            if (comm.rank() == 1) Thread.sleep(30);
+            small.setAtIndex(ValueLayout.JAVA_FLOAT, 0, comm.rank() + 1);
+            Work late = comm.allReduce(small, small, 2, DataType.FLOAT32, ReduceOp.SUM);
+            if (!doneWithoutAwait(late)) bad.add("round " + round + ": a handed-on call nobody awaited did not finish");
+            if (small.getAtIndex(ValueLayout.JAVA_FLOAT, 0) != 3f) bad.add("round " + round + ": handed-on sum wrong");
+        });
+    }
+
+    /** {@code times} awaited allreduces of 2 floats in {@code small}: a shape repeated, so later ones run inline. */
+    private static void smallCalls(Communicator comm, MemorySegment small, int times) {
+        for (int i = 0; i < times; i++) comm.allReduce(small, small, 2, DataType.FLOAT32, ReduceOp.SUM).await();
+    }
+
+    /** Zeroes {@code big}, puts rank + 1 in every 4096th of its floats, and issues their sum in place. */
+    private static Work bigSum(Communicator comm, MemorySegment big) {
+        long large = big.byteSize() / Float.BYTES;
+        big.fill((byte) 0);
+        for (long i = 0; i < large; i += 4096) big.setAtIndex(ValueLayout.JAVA_FLOAT, i, comm.rank() + 1);
+        return comm.allReduce(big, big, large, DataType.FLOAT32, ReduceOp.SUM);
+    }
+
+    /** One round of a two-rank test: what went wrong goes into {@code bad}. */
+    private interface Round {
+        void run(Communicator comm, MemorySegment small, MemorySegment big, int round, List<String> bad) throws Exception;
+    }
+
+    /** Runs {@code rounds} rounds on 2 ranks over shm, with an 8 B buffer and one of {@code large} floats; asserts nothing went wrong. */
+    private static void everyRoundRight(int rounds, long large, Round body) throws Exception {
         List<String> wrong = CommRanks.run(2, CommRanks.knobs("JCCL_TRANSPORT", "shm"), comm -> {
             MemorySegment small = Data.alloc(8);
-            long large = 1 << 16;
             MemorySegment big = Data.alloc(4 * large);
             List<String> bad = new ArrayList<>();
-            for (int round = 0; round < 10; round++) {
-                for (int i = 0; i < 50; i++) comm.allReduce(small, small, 2, DataType.FLOAT32, ReduceOp.SUM).await();
-                // Queued (a new shape, Simple) while the thread sleeps behind the inline calls: only it can run this.
-                big.fill((byte) 0);
-                big.setAtIndex(ValueLayout.JAVA_FLOAT, large - 1, comm.rank() + 1);
-                Work queued = comm.allReduce(big, big, large, DataType.FLOAT32, ReduceOp.SUM);
-                if (!doneWithoutAwait(queued)) bad.add("round " + round + ": a queued call nobody awaited did not finish");
-                if (big.getAtIndex(ValueLayout.JAVA_FLOAT, large - 1) != 3f) bad.add("round " + round + ": queued sum wrong");
-                // A repeated small call whose peer comes 30 ms late: its caller hands it on after its spin, and does not await.
-                for (int i = 0; i < 3; i++) comm.allReduce(small, small, 2, DataType.FLOAT32, ReduceOp.SUM).await();
-                if (comm.rank() == 1) Thread.sleep(30);
-                small.setAtIndex(ValueLayout.JAVA_FLOAT, 0, comm.rank() + 1);
-                Work late = comm.allReduce(small, small, 2, DataType.FLOAT32, ReduceOp.SUM);
-                if (!doneWithoutAwait(late)) bad.add("round " + round + ": a handed-on call nobody awaited did not finish");
-                if (small.getAtIndex(ValueLayout.JAVA_FLOAT, 0) != 3f) bad.add("round " + round + ": handed-on sum wrong");
-            }
+            for (int round = 0; round < rounds; round++) body.run(comm, small, big, round, bad);
             return String.join("; ", bad);
         });
         assertEquals(List.of("", ""), wrong);
