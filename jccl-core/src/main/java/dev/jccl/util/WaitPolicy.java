@@ -66,10 +66,11 @@ import java.util.concurrent.locks.LockSupport;
  *       <td>sleeps 5 ms at a time, marked so that queueing an operation unparks it (as from its deep
  *       sleep); a call handed on and not awaited is queued work with nobody waiting, which ends the sleep</td>
  *       <td>nothing is queued for it, yet it woke every 1 ms cede and every caller grace (callers step out
- *       between calls): 2 ranks, 8 B over shm, 3,000-3,400 wake-ups a second per rank and each rank's
- *       calling thread preempted 2,500-4,300 times a second; 5 ms sleeps cut that to 500-600 and
- *       500-1,150 (200 a second in a steady stretch), and the thread's own CPU from 10-15% of a core to
- *       3-6%. The 8 B call: medians 0.85-0.91 µs against 0.78-0.98 in six interleaved rounds.</td></tr>
+ *       between calls), each time taking the core of a spinning rank: 2 ranks, 8 B over shm, a scheduler
+ *       trace of 1 s in a steady run counted 920-1,070 wake-ups per rank and 700-925 preemptions of a
+ *       calling thread by each; with 5 ms sleeps 197-199 and 145-175 (in a sweep of sizes, where
+ *       settling calls are queued, 5-6x fewer wake-ups than before). The 8 B call: medians
+ *       0.85-0.91 µs against 0.78-0.98 in six interleaved rounds.</td></tr>
  *   <tr><td>the progress thread, with operations in flight that nobody awaits (DDP buckets during
  *       backward; {@link #background()})</td><td>never</td>
  *       <td>parks of 20 µs doubling to 200 µs, default timer slack</td>
