@@ -69,7 +69,7 @@ import java.util.concurrent.locks.LockSupport;
  *       between calls), each time taking the core of a spinning rank: 2 ranks, 8 B over shm, a scheduler
  *       trace of 1 s in a steady run counted 920-1,070 wake-ups per rank and 700-925 preemptions of a
  *       calling thread by each; with 5 ms sleeps 197-199 and 145-175 (in a sweep of sizes, where
- *       settling calls are queued, 5-6x fewer wake-ups than before). The 8 B call: medians
+ *       settling calls are queued, 5-7x fewer wake-ups than before). The 8 B call: medians
  *       0.85-0.91 µs against 0.78-0.98 in six interleaved rounds.</td></tr>
  *   <tr><td>the progress thread, with operations in flight that nobody awaits (DDP buckets during
  *       backward; {@link #background()})</td><td>never</td>
