@@ -110,7 +110,7 @@ final class ProgressAgent implements Runnable {
      */
     private void sleepUnlessQueued(long ns) {
         deepAsleep = true;
-        if (progress.callersInline(Long.MAX_VALUE) && !ops.startDeferred() && running) LockSupport.parkNanos(ns);
+        if (progress.callersInline() && !ops.startDeferred() && running) LockSupport.parkNanos(ns);
         deepAsleep = false;
     }
 

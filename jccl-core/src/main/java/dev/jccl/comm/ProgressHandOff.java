@@ -114,6 +114,11 @@ final class ProgressHandOff {
         return callersInline && System.nanoTime() - callerSeenNs < ns;
     }
 
+    /** Whether the callers' last call ran inline and none has queued one since, however long ago. */
+    boolean callersInline() {
+        return callersInline;
+    }
+
     /**
      * A caller that ran its call inline stops counting as waiting, at {@code nowNs} (its last clock read,
      * at most a pass old): as {@code callerWaiting(-1)}, but the thread is not woken even if the call was
