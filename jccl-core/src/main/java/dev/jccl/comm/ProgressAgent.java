@@ -13,7 +13,8 @@ import java.util.concurrent.locks.LockSupport;
  *   <li>While callers run their calls inline, it sleeps {@link WaitPolicy#inlineCedeNs()} at a time,
  *       woken at once by an operation queued (as from its deep sleep): nothing is queued for it meanwhile.</li>
  *   <li>While a caller waits, it sleeps ({@link WaitPolicy#cedeNs()} at a time, woken by the last
- *       caller that leaves with work in flight), and it naps out the grace after a caller issued or
+ *       caller that leaves with work in flight, or by a second call issued since a caller last waited
+ *       while nobody waits), and it naps out the grace after a caller issued or
  *       stopped waiting, so the two never compete for a core. The exception: an operation whose start
  *       connects links, which a caller in a bounded await leaves to this thread.</li>
  *   <li>With an operation in flight and nobody waiting (issued asynchronously), it polls with
@@ -29,6 +30,7 @@ final class ProgressAgent implements Runnable {
     private final Thread thread;
     private volatile boolean running = true;
     private volatile boolean deepAsleep;
+    private volatile boolean ceding;
 
     ProgressAgent(CommEngine engine) {
         this.progress = engine.progress();
@@ -46,6 +48,11 @@ final class ProgressAgent implements Runnable {
     /** Called after an operation is queued: wakes this thread if it sleeps deeply. */
     void kick() {
         if (deepAsleep) LockSupport.unpark(thread);
+    }
+
+    /** Wakes this thread if it sleeps its cede behind a waiting caller: calls are issued on without waiting. */
+    void wakeFromCede() {
+        if (ceding) LockSupport.unpark(thread);
     }
 
     /** Wakes this thread from any sleep: the callers left with operations in flight. */
@@ -74,7 +81,10 @@ final class ProgressAgent implements Runnable {
                 continue;
             }
             if (progress.callerWaiting() && !startLeftHere) {
-                LockSupport.parkNanos(cedeNs);
+                // Marked, then the callers looked at again, as the issuer queues, then looks at the mark.
+                ceding = true;
+                if (progress.callerWaiting()) LockSupport.parkNanos(cedeNs);
+                ceding = false;
                 lastActiveNs = System.nanoTime();
                 continue;
             }

@@ -26,6 +26,8 @@ final class ProgressHandOff {
     private volatile long callerSeenNs;
     /** Whether the callers' last call ran inline ({@link InlineCalls}) and none has queued one since. */
     private volatile boolean callersInline;
+    /** Calls queued since a caller last waited (racy counts only make a wake-up early or late by a cede). */
+    private volatile int issuedUnawaited;
     private volatile ProgressAgent progressThread;
 
     ProgressHandOff(Agent work, OpQueue ops, long callerGraceNs) {
@@ -93,6 +95,7 @@ final class ProgressHandOff {
     void callerWaiting(int delta) {
         int now = waitingCallers.addAndGet(delta);
         callerSeenNs = System.nanoTime();
+        if (delta > 0) issuedUnawaited = 0;
         // The thread sleeps long while a caller drives progress; the last caller to leave with
         // operations still in flight hands them back at once.
         ProgressAgent t = progressThread;
@@ -103,6 +106,7 @@ final class ProgressHandOff {
     void callerEnteredInline(long nowNs) {
         waitingCallers.incrementAndGet();
         callerSeenNs = nowNs;
+        if (issuedUnawaited != 0) issuedUnawaited = 0;
         if (!callersInline) callersInline = true;
     }
 
@@ -132,12 +136,20 @@ final class ProgressHandOff {
     /** A caller is issuing an operation; called before it is queued, so the thread sees the grace with it. */
     void callerIssuing(long nowNs) {
         callerSeenNs = nowNs;
+        issuedUnawaited = issuedUnawaited + 1;
         if (callersInline) callersInline = false;
     }
 
-    /** An operation was queued: wakes the thread if it sleeps deeply. */
+    /**
+     * An operation was queued: wakes the thread if it sleeps deeply, or if it sleeps its cede while nobody waits
+     * and this is the second call since a caller last waited. A caller that issues and waits next (the usual
+     * loop) never wakes it; calls issued on without waiting (DDP's buckets during backward) are the thread's
+     * to run, and from the second one on they need not wait for its cede to end.
+     */
     void issued() {
         ProgressAgent t = progressThread;
-        if (t != null) t.kick();
+        if (t == null) return;
+        if (issuedUnawaited >= 2 && waitingCallers.get() == 0) t.wakeFromCede();
+        t.kick();
     }
 }

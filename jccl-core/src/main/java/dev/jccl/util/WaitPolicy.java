@@ -50,16 +50,19 @@ import java.util.concurrent.locks.LockSupport;
  *       would allocate.</td></tr>
  *   <tr><td>the progress thread, while a caller waits or within {@link #callerGraceNs()} (100 µs)
  *       after a caller issued or stopped waiting</td><td>never</td>
- *       <td>sleeps (up to {@link #cedeNs()}, 1 ms, with more ranks than cores 5 ms, while a caller waits;
- *       the last caller to leave with work in flight wakes it), or naps out the grace</td>
+ *       <td>sleeps (up to {@link #cedeNs()}, 5 ms, while a caller waits; the last caller to leave with work
+ *       in flight wakes it), or naps out the grace</td>
  *       <td>waking every 50 µs preempted a spinning rank on a host with no spare core: 18.7 µs per
  *       2-rank 8 B allreduce against 12.0 µs. A lock holder that loses its core stalls everyone,
  *       and most callers wait right after issuing. The cede only bounds how late the thread finds a
  *       small call its caller handed on and did not await (see {@link #inline()}). Oversubscribed, each
  *       wake-up (about 12 µs on a core here) takes the core from a rank the others wait for: 4 ranks
  *       on 2 cores, 8 B, five interleaved rounds, median per call 13.5-17.3 µs (p99 45-59) against
- *       15.8-36.3 (p99 80-124) with 1 ms; 20 ms was no better than 5. Two ranks on two cores: no
- *       change beyond the noise at 8 B-2 KiB over shm, nor (earlier) with 20 ms over tcp.</td></tr>
+ *       15.8-36.3 (p99 80-124) with 1 ms; 20 ms was no better than 5. Two ranks, 8 KiB over tcp: at 1 ms
+ *       each thread woke 900-940 times a second and preempted a caller 555-630 times (1 s scheduler
+ *       trace), at 5 ms about 200 and 150-200; median per call / p99 of single calls, three interleaved
+ *       rounds: 17.7-18.4 / 91-107 µs at 1 ms, 13.5-16.8 / 64-76 at 5 ms. The price: a call handed on
+ *       and not awaited just after an await is found up to 5 ms late.</td></tr>
  *   <tr><td>the progress thread while callers run their calls inline ({@link #inlineCedeNs()}): their
  *       last call ran inline, none has queued one since, and one was seen within {@link #deepAfterNs()}</td>
  *       <td>never</td>
@@ -124,8 +127,7 @@ public final class WaitPolicy {
     /** What {@code auto} spins in a caller's await, and inline, when every rank has a core: see the table. */
     static final long CALLER_SPIN_NS = 1_000_000;
     static final long INLINE_OVERSUBSCRIBED_SPIN_NS = 0;
-    private static final long CEDE_NS = 1_000_000;
-    private static final long OVERSUBSCRIBED_CEDE_NS = 5_000_000;
+    private static final long CEDE_NS = 5_000_000;
     private static final long INLINE_CEDE_NS = 5_000_000;
     static final long INLINE_YIELDS = 2_000;
     static final long CALLER_YIELDS = 2_000;
@@ -227,7 +229,7 @@ public final class WaitPolicy {
 
     /** How long the progress thread sleeps at a time while a caller drives progress. */
     public long cedeNs() {
-        return oversubscribed() ? OVERSUBSCRIBED_CEDE_NS : CEDE_NS;
+        return CEDE_NS;
     }
 
     /**

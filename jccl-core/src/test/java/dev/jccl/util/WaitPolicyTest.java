@@ -77,8 +77,8 @@ class WaitPolicyTest {
         WaitPolicy p = WaitPolicy.of(AUTO, 2, 2);
         assertEquals(new Backoff(0, 0, 0, 20_000, 200_000, false), p.background());
         assertEquals(100_000, p.callerGraceNs());
-        assertEquals(1_000_000, p.cedeNs());
-        assertEquals(5_000_000, WaitPolicy.of(AUTO, 4, 2).cedeNs(), "oversubscribed, each wake-up takes a rank's core");
+        assertEquals(5_000_000, p.cedeNs(), "each wake-up takes a spinning rank's core");
+        assertEquals(5_000_000, WaitPolicy.of(AUTO, 4, 2).cedeNs(), "oversubscribed too");
         assertEquals(5_000_000, p.inlineCedeNs(), "callers running inline: a queued call wakes the thread");
         assertEquals(50_000, p.napNs());
         assertEquals(5_000_000, p.deepAfterNs());

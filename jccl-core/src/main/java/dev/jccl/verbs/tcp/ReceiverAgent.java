@@ -25,12 +25,9 @@ import java.util.function.Consumer;
  *   <li>this socket's receiver thread: it takes frames stalled on a receive (handed over by a
  *       consumer or met by itself), and everything while no consumer is watching.</li>
  * </ul>
- * While a consumer has polled within {@link #CONSUMER_GRACE_NS} (5 ms) or sleeps on the socket, the
- * receiver thread stays off the socket (parked, not selecting), so one arrival wakes one thread. The
- * price: when the application stops polling, what arrives next (and the ACKs it owes) waits up to
- * that grace before the receiver thread takes it. A shorter grace costs more: the thread wakes once a
- * grace to look, taking a core from a spinning rank. At 1 ms, 2 ranks over loopback ran an 8 B
- * allreduce in 21.1 µs against 16.8 at 5 ms (five interleaved rounds, both with {@link BulkLanePolls}).
+ * While a consumer watches the socket (polled within 5 ms, or sleeps on it) the receiver thread stays
+ * off it, parked, so one arrival wakes one thread. When the consumer stops, what arrives next (and
+ * the ACKs it owes) waits for the thread's next look ({@link ConsumerLooks}: when and why).
  *
  * <p>Bulk mode. A frame that must wait for a receive puts the socket in bulk mode: the receiver
  * thread reads everything, as the peer is likely streaming ahead of the receives, and the consumers'
@@ -45,8 +42,6 @@ import java.util.function.Consumer;
 final class ReceiverAgent implements InboundStream.Handler {
     private static final Consumer<SelectionKey> IGNORE_KEY = key -> { };
 
-    /** How long after a consumer's last poll the receiver thread still leaves the socket to it. */
-    static final long CONSUMER_GRACE_NS = 5_000_000;
     /** How long a socket stays in bulk mode after its last stalled frame. */
     static final long BULK_LINGER_NS = 2_000_000;
     private static final long SELECT_MS = 100;
@@ -70,6 +65,7 @@ final class ReceiverAgent implements InboundStream.Handler {
     private long lastHeavyNs;   // guarded by lock: when the last stalled frame began or ended
     private boolean failed;     // guarded by lock
     private final BulkLanePolls idleLane; // guarded by lock; null on lane 0, which every poll reads
+    final ConsumerLooks looks = new ConsumerLooks();
 
     ReceiverAgent(SocketChannel channel, String peer, int lane, InboundSink sink, long silenceNs, long firstSilenceNs, String threadName,
                   TcpCompletionQueue... consumers) throws IOException {
@@ -170,10 +166,10 @@ final class ReceiverAgent implements InboundStream.Handler {
 
     /** Parks while some consumer watches the socket; false when none does. */
     private boolean leftToConsumer() {
-        long sleepNs = consumers.watchingForNs(System.nanoTime(), CONSUMER_GRACE_NS);
-        if (sleepNs <= 0) return false;
-        LockSupport.parkNanos(this, sleepNs);
-        return true;
+        long watchingNs = consumers.watchingForNs(System.nanoTime(), ConsumerLooks.GRACE_NS);
+        if (watchingNs > 0) LockSupport.parkNanos(this, looks.sleepNs(watchingNs));
+        else looks.reset();
+        return watchingNs > 0;
     }
 
     /** A receive was posted: a frame stalled on it may go on now. */

@@ -66,7 +66,7 @@ final class TcpCompletionQueue extends BasicCompletionQueue {
         } catch (IOException e) {
             throw new VerbsException("cannot open a selector for a tcp completion queue: " + e, e);
         }
-        this.lastPollNs = System.nanoTime() - 2 * ReceiverAgent.CONSUMER_GRACE_NS;
+        this.lastPollNs = System.nanoTime() - 2 * ConsumerLooks.GRACE_NS;
     }
 
     ContextSleeper sleeper() {
@@ -100,6 +100,11 @@ final class TcpCompletionQueue extends BasicCompletionQueue {
     long watchingForNs(long nowNs, long graceNs) {
         if (attached.length == 0) return 0;
         return blocking ? graceNs : lastPollNs + graceNs - nowNs;
+    }
+
+    /** Tests: the receiver threads of this queue's sockets look every {@code ns} while a consumer watches (see {@link ConsumerLooks#fixed}). */
+    void receiverLooksForTests(long ns) {
+        for (ReceiverAgent a : attached) a.looks.fixed(ns);
     }
 
     /** A socket was handed back to the consumers: a sleeping consumer must select it again. */
