@@ -11,6 +11,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import java.util.concurrent.TimeUnit;
+import java.util.function.BiConsumer;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -26,29 +27,31 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class TcpReceiverLooksTest {
     @Test
     void whatArrivesAfterTheConsumerStopsWaitsForTheReceiverThreadsNextLook() {
-        try (TcpPeer a = new TcpPeer(TcpPeer.config(1), 8); TcpPeer b = new TcpPeer(TcpPeer.config(1), 8)) {
-            MemoryRegion ra = a.region(64), rb = b.region(64);
-            TcpPeer.connect(a, b);
-            pollUntilTheReceiverThreadSleeps(b, TimeUnit.SECONDS.toNanos(60));
-            assertTrue(b.qp.postRecv(new RecvWr(2, rb.sge(0, 64))));
-            assertTrue(a.qp.postSend(SendWr.send(1, ra.sge(0, 64))));
+        sendAfterBsConsumerStopped(TimeUnit.SECONDS.toNanos(60), (a, b) -> {
             a.assertNoCompletion(1_000);
             assertRecv(b, 2); // B's consumer comes back and takes the message; the ACK goes as it polls again
             b.assertNoCompletion(50);
             assertSent(a);
-        }
+        });
     }
 
     @Test
     void theReceiverThreadTakesOverAtItsNextLookWhenTheConsumerDoesNotComeBack() {
+        sendAfterBsConsumerStopped(TimeUnit.MILLISECONDS.toNanos(200), (a, b) -> {
+            assertSent(a);
+            assertRecv(b, 2);
+        });
+    }
+
+    /** Connects A and B, lets B's consumer poll and stop, then sends A to B (receive 2); {@code then} checks what follows. */
+    private static void sendAfterBsConsumerStopped(long lookNs, BiConsumer<TcpPeer, TcpPeer> then) {
         try (TcpPeer a = new TcpPeer(TcpPeer.config(1), 8); TcpPeer b = new TcpPeer(TcpPeer.config(1), 8)) {
             MemoryRegion ra = a.region(64), rb = b.region(64);
             TcpPeer.connect(a, b);
-            pollUntilTheReceiverThreadSleeps(b, TimeUnit.MILLISECONDS.toNanos(200));
+            pollUntilTheReceiverThreadSleeps(b, lookNs);
             assertTrue(b.qp.postRecv(new RecvWr(2, rb.sge(0, 64))));
             assertTrue(a.qp.postSend(SendWr.send(1, ra.sge(0, 64))));
-            assertSent(a);
-            assertRecv(b, 2);
+            then.accept(a, b);
         }
     }
 
