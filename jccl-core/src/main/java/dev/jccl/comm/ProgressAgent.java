@@ -13,8 +13,8 @@ import java.util.concurrent.locks.LockSupport;
  *   <li>While callers run their calls inline, it sleeps {@link WaitPolicy#inlineCedeNs()} at a time,
  *       woken at once by an operation queued (as from its deep sleep): nothing is queued for it meanwhile.</li>
  *   <li>While a caller waits, it sleeps ({@link WaitPolicy#cedeNs()} at a time, woken by the last
- *       caller that leaves with work in flight, or by a second call issued since a caller last waited
- *       while nobody waits), and it naps out the grace after a caller issued or
+ *       caller that leaves with work in flight, or by a call issued while nobody waits that its caller
+ *       will not wait for at once: {@link ProgressHandOff#wakesCedingThread}), and it naps out the grace after a caller issued or
  *       stopped waiting, so the two never compete for a core. The exception: an operation whose start
  *       connects links, which a caller in a bounded await leaves to this thread.</li>
  *   <li>With an operation in flight and nobody waiting (issued asynchronously), it polls with
@@ -81,7 +81,8 @@ final class ProgressAgent implements Runnable {
                 continue;
             }
             if (progress.callerWaiting() && !startLeftHere) {
-                // Marked, then the callers looked at again, as the issuer queues, then looks at the mark.
+                // An issuer reads the waiting count, then this mark: if it saw neither a waiter nor the mark,
+                // the second look below sees no waiter either, and the thread does not sleep.
                 ceding = true;
                 if (progress.callerWaiting()) LockSupport.parkNanos(cedeNs);
                 ceding = false;

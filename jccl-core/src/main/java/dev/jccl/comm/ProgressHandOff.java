@@ -26,8 +26,12 @@ final class ProgressHandOff {
     private volatile long callerSeenNs;
     /** Whether the callers' last call ran inline ({@link InlineCalls}) and none has queued one since. */
     private volatile boolean callersInline;
-    /** Calls queued since a caller last waited (racy counts only make a wake-up early or late by a cede). */
+    /** Calls queued since a caller last started waiting (racy counts only make a wake-up early or late by a cede). */
     private volatile int issuedUnawaited;
+    /** When a caller last issued a call. */
+    private volatile long lastIssueNs;
+    /** Whether the callers' last wait began more than a grace after their last issue: they issue, compute, then wait. */
+    private volatile boolean issuesRunAhead;
     private volatile ProgressAgent progressThread;
 
     ProgressHandOff(Agent work, OpQueue ops, long callerGraceNs) {
@@ -94,8 +98,12 @@ final class ProgressHandOff {
     /** A caller starts ({@code +1}) or stops ({@code -1}) waiting. */
     void callerWaiting(int delta) {
         int now = waitingCallers.addAndGet(delta);
-        callerSeenNs = System.nanoTime();
-        if (delta > 0) issuedUnawaited = 0;
+        long nowNs = System.nanoTime();
+        callerSeenNs = nowNs;
+        if (delta > 0) {
+            issuedUnawaited = 0;
+            issuesRunAhead = nowNs - lastIssueNs > callerGraceNs;
+        }
         // The thread sleeps long while a caller drives progress; the last caller to leave with
         // operations still in flight hands them back at once.
         ProgressAgent t = progressThread;
@@ -136,20 +144,30 @@ final class ProgressHandOff {
     /** A caller is issuing an operation; called before it is queued, so the thread sees the grace with it. */
     void callerIssuing(long nowNs) {
         callerSeenNs = nowNs;
+        lastIssueNs = nowNs;
         issuedUnawaited = issuedUnawaited + 1;
         if (callersInline) callersInline = false;
     }
 
     /**
      * An operation was queued: wakes the thread if it sleeps deeply, or if it sleeps its cede while nobody waits
-     * and this is the second call since a caller last waited. A caller that issues and waits next (the usual
-     * loop) never wakes it; calls issued on without waiting (DDP's buckets during backward) are the thread's
-     * to run, and from the second one on they need not wait for its cede to end.
+     * and the call looks like one its caller will not wait for at once ({@link #wakesCedingThread}).
      */
     void issued() {
         ProgressAgent t = progressThread;
         if (t == null) return;
-        if (issuedUnawaited >= 2 && waitingCallers.get() == 0) t.wakeFromCede();
+        if (wakesCedingThread()) t.wakeFromCede();
         t.kick();
+    }
+
+    /**
+     * Whether a call just queued should end the thread's cede: nobody waits, and either it is the second call
+     * since a caller last started waiting (DDP's buckets during backward) or the callers' last wait began more
+     * than a grace after their issue (they issue, compute, then wait: a prefetch). Such calls are the thread's
+     * to run, and need not wait for its cede to end. A caller that issues and waits at once (the usual loop)
+     * never wakes it: each wake-up takes a core from a spinning rank.
+     */
+    boolean wakesCedingThread() {
+        return waitingCallers.get() == 0 && (issuedUnawaited >= 2 || issuesRunAhead);
     }
 }

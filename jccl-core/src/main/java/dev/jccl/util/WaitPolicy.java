@@ -55,14 +55,16 @@ import java.util.concurrent.locks.LockSupport;
  *       <td>waking every 50 µs preempted a spinning rank on a host with no spare core: 18.7 µs per
  *       2-rank 8 B allreduce against 12.0 µs. A lock holder that loses its core stalls everyone,
  *       and most callers wait right after issuing. The cede only bounds how late the thread finds a
- *       small call its caller handed on and did not await (see {@link #inline()}). Oversubscribed, each
+ *       call nobody awaits (see {@link #inline()}, and below). Oversubscribed, each
  *       wake-up (about 12 µs on a core here) takes the core from a rank the others wait for: 4 ranks
  *       on 2 cores, 8 B, five interleaved rounds, median per call 13.5-17.3 µs (p99 45-59) against
  *       15.8-36.3 (p99 80-124) with 1 ms; 20 ms was no better than 5. Two ranks, 8 KiB over tcp: at 1 ms
  *       each thread woke 900-940 times a second and preempted a caller 555-630 times (1 s scheduler
  *       trace), at 5 ms about 200 and 150-200; median per call / p99 of single calls, three interleaved
- *       rounds: 17.7-18.4 / 91-107 µs at 1 ms, 13.5-16.8 / 64-76 at 5 ms. The price: a call handed on
- *       and not awaited just after an await is found up to 5 ms late.</td></tr>
+ *       rounds: 17.7-18.4 / 91-107 µs at 1 ms, 13.5-16.8 / 64-76 at 5 ms. A call issued while nobody waits
+ *       ends the cede when its caller will likely not wait at once (a second call without a wait between,
+ *       or a caller whose last wait came a grace after its issue: {@code ProgressHandOff.wakesCedingThread});
+ *       any other call nobody awaits is found up to 5 ms late.</td></tr>
  *   <tr><td>the progress thread while callers run their calls inline ({@link #inlineCedeNs()}): their
  *       last call ran inline, none has queued one since, and one was seen within {@link #deepAfterNs()}</td>
  *       <td>never</td>

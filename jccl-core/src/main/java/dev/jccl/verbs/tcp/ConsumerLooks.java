@@ -3,8 +3,8 @@ package dev.jccl.verbs.tcp;
 /**
  * How long a receiver thread sleeps, off its socket, while a consumer watches it (receiver thread
  * only, but for {@link #fixed}). A consumer counts as watching for {@link #GRACE_NS} after its last
- * poll; the thread looks again at the end of that grace, and each time in a row that it finds the
- * consumer still there it sleeps twice as long, up to {@link #MAX_SLEEP_NS}.
+ * poll; the thread first looks again 5 ms later (no earlier than the end of that grace), and each time
+ * in a row that it finds the consumer still there it sleeps twice as long, up to {@link #MAX_SLEEP_NS}.
  *
  * <p>Why: each look wakes the thread, which takes a core from a spinning rank (a grace of 1 ms
  * against 5 ms: 21.1 against 16.8 µs per 8 B allreduce, 2 ranks over loopback, five interleaved
@@ -12,8 +12,8 @@ package dev.jccl.verbs.tcp;
  * 190-255 times a second each (1 s scheduler trace) and preempted a calling thread about 600 times
  * a second; looking as here, 50-74 and about 200. The price is paid only by a consumer that stops
  * polling: what arrives next (and the ACK it owes) waits up to 20 ms, not 5, for the thread. A
- * communicator never stops: its progress thread polls the links at least every 1 ms, deep asleep
- * included.
+ * communicator's progress thread polls the links within its cede (5 ms; about 10 ms after inline calls)
+ * and every 1 ms once deep asleep, so its sockets never wait for this bound.
  */
 final class ConsumerLooks {
     /** How long after a consumer's last poll it still counts as watching its sockets. */
@@ -27,9 +27,10 @@ final class ConsumerLooks {
 
     /** How long to sleep now that a consumer watches for {@code watchingNs} more: at least that, longer each time in a row. */
     long sleepNs(long watchingNs) {
-        long ns = Math.max(watchingNs, nextNs);
-        nextNs = Math.min(2 * nextNs, maxNs);
-        return ns;
+        long max = maxNs;
+        long next = Math.min(Math.max(nextNs, firstNs), max); // within the bounds, whatever fixed() set meanwhile
+        nextNs = Math.min(2 * next, max);
+        return Math.max(watchingNs, next);
     }
 
     /** The consumer was gone at the last look: the next watch starts from the grace again. */
@@ -37,10 +38,9 @@ final class ConsumerLooks {
         nextNs = firstNs;
     }
 
-    /** Tests: every sleep between looks is {@code ns}. */
+    /** Tests: every sleep between looks is {@code ns} (from the next one on; the receiver thread alone writes its own state). */
     void fixed(long ns) {
         firstNs = ns;
         maxNs = ns;
-        nextNs = ns;
     }
 }

@@ -134,7 +134,7 @@ final class ReceiverAgent implements InboundStream.Handler {
                 }
                 stallIdle.reset();
                 if (r == InboundStream.PASSED) continue;
-                if (!mine && leftToConsumer()) continue;
+                if (mine) looks.reset(); else if (leftToConsumer()) continue; // a watch after bulk mode starts from the grace
                 // With an action the selector keeps no selected-key set, whose entries it would
                 // allocate on every wake-up; the pump that follows looks at the socket anyway.
                 selector.select(IGNORE_KEY, mine ? 1 + BULK_LINGER_NS / 1_000_000 : SELECT_MS);

@@ -23,7 +23,7 @@ class ConsumerLooksTest {
     }
 
     @Test
-    void aConsumerAsleepOnTheSocketsIsWatchedForAtLeastAsLongAsItSays() {
+    void neverShorterThanTheConsumerIsStillOwed() {
         ConsumerLooks looks = new ConsumerLooks();
         assertEquals(7 * MS, looks.sleepNs(7 * MS));
     }
@@ -31,10 +31,15 @@ class ConsumerLooksTest {
     @Test
     void aFixedLookIsTheSameEveryTime() {
         ConsumerLooks looks = new ConsumerLooks();
+        looks.sleepNs(5 * MS);
+        looks.sleepNs(5 * MS); // grown to 20 ms by now
         looks.fixed(60_000 * MS);
         assertEquals(60_000 * MS, looks.sleepNs(5 * MS));
         assertEquals(60_000 * MS, looks.sleepNs(5 * MS));
         looks.reset();
         assertEquals(60_000 * MS, looks.sleepNs(5 * MS));
+        looks.fixed(1 * MS);
+        assertEquals(5 * MS, looks.sleepNs(5 * MS), "never shorter than the consumer is owed");
+        assertEquals(1 * MS, looks.sleepNs(0));
     }
 }
