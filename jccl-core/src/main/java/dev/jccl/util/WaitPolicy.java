@@ -130,7 +130,6 @@ public final class WaitPolicy {
     static final long CALLER_SPIN_NS = 1_000_000;
     static final long INLINE_OVERSUBSCRIBED_SPIN_NS = 0;
     private static final long CEDE_NS = 5_000_000;
-    private static final long INLINE_CEDE_NS = 5_000_000;
     static final long INLINE_YIELDS = 2_000;
     static final long CALLER_YIELDS = 2_000;
     private static final long MIN_PARK_NS = 1_000;
@@ -239,7 +238,7 @@ public final class WaitPolicy {
      * queued wakes it, so this bounds only how late it finds a call handed on and not awaited.
      */
     public long inlineCedeNs() {
-        return INLINE_CEDE_NS;
+        return CEDE_NS; // the same length as the cede, with reasons of its own (see the table)
     }
 
     /** The progress thread's nap while it has nothing to do. */

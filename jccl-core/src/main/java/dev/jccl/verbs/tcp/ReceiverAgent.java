@@ -65,7 +65,7 @@ final class ReceiverAgent implements InboundStream.Handler {
     private long lastHeavyNs;   // guarded by lock: when the last stalled frame began or ended
     private boolean failed;     // guarded by lock
     private final BulkLanePolls idleLane; // guarded by lock; null on lane 0, which every poll reads
-    final ConsumerLooks looks = new ConsumerLooks();
+    private volatile BackoffIdleStrategy looks = ConsumerLooks.sleeps(this::parkLook); // receiver thread, but for looksForTests
 
     ReceiverAgent(SocketChannel channel, String peer, int lane, InboundSink sink, long silenceNs, long firstSilenceNs, String threadName,
                   TcpCompletionQueue... consumers) throws IOException {
@@ -166,11 +166,16 @@ final class ReceiverAgent implements InboundStream.Handler {
 
     /** Parks while some consumer watches the socket; false when none does. */
     private boolean leftToConsumer() {
-        long watchingNs = consumers.watchingForNs(System.nanoTime(), ConsumerLooks.GRACE_NS);
-        if (watchingNs > 0) LockSupport.parkNanos(this, looks.sleepNs(watchingNs));
+        boolean watched = consumers.watchingForNs(System.nanoTime(), ConsumerLooks.GRACE_NS) > 0;
+        if (watched) looks.idle();
         else looks.reset();
-        return watchingNs > 0;
+        return watched;
     }
+
+    private void parkLook(long ns) { LockSupport.parkNanos(this, ns); }
+
+    /** Tests: sleeps of {@code ns} between looks while a consumer watches. */
+    void looksForTests(long ns) { looks = ConsumerLooks.fixed(ns, this::parkLook); }
 
     /** A receive was posted: a frame stalled on it may go on now. */
     void receivePosted() {

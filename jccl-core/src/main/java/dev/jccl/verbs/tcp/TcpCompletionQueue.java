@@ -102,9 +102,9 @@ final class TcpCompletionQueue extends BasicCompletionQueue {
         return blocking ? graceNs : lastPollNs + graceNs - nowNs;
     }
 
-    /** Tests: the receiver threads of this queue's sockets look every {@code ns} while a consumer watches (see {@link ConsumerLooks#fixed}). */
+    /** Tests: the receiver threads of this queue's sockets look every {@code ns} while a consumer watches ({@link ConsumerLooks#fixed}). */
     void receiverLooksForTests(long ns) {
-        for (ReceiverAgent a : attached) a.looks.fixed(ns);
+        for (ReceiverAgent a : attached) a.looksForTests(ns);
     }
 
     /** A socket was handed back to the consumers: a sleeping consumer must select it again. */

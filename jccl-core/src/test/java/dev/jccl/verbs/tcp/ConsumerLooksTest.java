@@ -1,9 +1,14 @@
 package dev.jccl.verbs.tcp;
 
+import dev.jccl.util.BackoffIdleStrategy;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
+import java.util.ArrayList;
+import java.util.List;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 @Tag("unit")
 class ConsumerLooksTest {
@@ -11,35 +16,32 @@ class ConsumerLooksTest {
 
     @Test
     void sleepsGrowFromTheGraceToTheCapWhileTheConsumerStaysAndStartOverOnceItLeft() {
-        ConsumerLooks looks = new ConsumerLooks();
+        List<Long> slept = new ArrayList<>();
+        BackoffIdleStrategy looks = ConsumerLooks.sleeps(slept::add);
         assertEquals(5 * MS, ConsumerLooks.GRACE_NS);
         assertEquals(20 * MS, ConsumerLooks.MAX_SLEEP_NS);
-        assertEquals(5 * MS, looks.sleepNs(2 * MS), "at least the grace: the consumer polled 3 ms ago");
-        assertEquals(10 * MS, looks.sleepNs(5 * MS));
-        assertEquals(20 * MS, looks.sleepNs(5 * MS));
-        assertEquals(20 * MS, looks.sleepNs(5 * MS), "capped");
+        for (int i = 0; i < 4; i++) looks.idle();
         looks.reset();
-        assertEquals(5 * MS, looks.sleepNs(1 * MS));
+        looks.idle();
+        assertEquals(List.of(5 * MS, 10 * MS, 20 * MS, 20 * MS, 5 * MS), slept, "capped, then from the grace again");
     }
 
     @Test
     void neverShorterThanTheConsumerIsStillOwed() {
-        ConsumerLooks looks = new ConsumerLooks();
-        assertEquals(7 * MS, looks.sleepNs(7 * MS));
+        List<Long> slept = new ArrayList<>();
+        ConsumerLooks.sleeps(slept::add).idle();
+        // A consumer counts as watching for at most the grace after its last poll (or sleeping on the socket).
+        assertTrue(slept.getFirst() >= ConsumerLooks.GRACE_NS, "first sleep " + slept);
     }
 
     @Test
     void aFixedLookIsTheSameEveryTime() {
-        ConsumerLooks looks = new ConsumerLooks();
-        looks.sleepNs(5 * MS);
-        looks.sleepNs(5 * MS); // grown to 20 ms by now
-        looks.fixed(60_000 * MS);
-        assertEquals(60_000 * MS, looks.sleepNs(5 * MS));
-        assertEquals(60_000 * MS, looks.sleepNs(5 * MS));
+        List<Long> slept = new ArrayList<>();
+        BackoffIdleStrategy looks = ConsumerLooks.fixed(60_000 * MS, slept::add);
+        looks.idle();
+        looks.idle();
         looks.reset();
-        assertEquals(60_000 * MS, looks.sleepNs(5 * MS));
-        looks.fixed(1 * MS);
-        assertEquals(5 * MS, looks.sleepNs(5 * MS), "never shorter than the consumer is owed");
-        assertEquals(1 * MS, looks.sleepNs(0));
+        looks.idle();
+        assertEquals(List.of(60_000 * MS, 60_000 * MS, 60_000 * MS), slept);
     }
 }
