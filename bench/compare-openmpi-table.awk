@@ -22,6 +22,39 @@ function better(p, b) {  # the faster Open MPI config at size b: "oob" or "tuned
     if (t == "-" || (o != "-" && o + 0 <= t + 0)) return "ompi-" p
     return "ompi-" p "-tuned"
 }
+# Speedups of size b of path p round by round (Open MPI the better config of that round): sets rlo, rhi, rn.
+function rounds_of(p, b,    i, n, j, o, t, r) {
+    rlo = ""; rhi = ""; rn = 0
+    n = cnt["jccl-" p SUBSEP b SUBSEP 1]
+    for (i = 1; i <= n; i++) {
+        j = val["jccl-" p SUBSEP b SUBSEP 1, i]; o = ""
+        if (cnt["ompi-" p SUBSEP b SUBSEP 1] >= i) o = val["ompi-" p SUBSEP b SUBSEP 1, i]
+        if (cnt["ompi-" p "-tuned" SUBSEP b SUBSEP 1] >= i) { t = val["ompi-" p "-tuned" SUBSEP b SUBSEP 1, i]; if (o == "" || t < o) o = t }
+        if (o == "" || j == 0) continue
+        r = o / j; rn++
+        if (rlo == "" || r < rlo) rlo = r
+        if (rhi == "" || r > rhi) rhi = r
+    }
+}
+function spread(p, b) { rounds_of(p, b); return rn < 2 ? "-" : sprintf("%.2f–%.2f", rlo, rhi) }
+# One target row: every measured size of path p in [from, to] against speedup goal: met (median over rounds),
+# within the spread (the median missed, some round met it), or missed in every round.
+function target(label, p, from, to, goal,    b, j, o, r, met, total, noise, miss, s) {
+    met = 0; total = 0; noise = ""; miss = ""
+    for (b = from; b <= to; b *= 2) {
+        if (!((("jccl-" p) SUBSEP b) in sizes)) continue
+        c = better(p, b); j = fig("jccl-" p, b, 1); o = c == "" ? "-" : fig(c, b, 1)
+        if (j == "-" || o == "-") continue
+        total++; r = o / j
+        if (r >= goal) { met++; continue }
+        rounds_of(p, b)
+        s = human(b) " " sprintf("%.2f", r) (rn < 2 ? "" : " (rounds " sprintf("%.2f–%.2f", rlo, rhi) ")")
+        if (rn >= 2 && rhi >= goal) noise = noise (noise == "" ? "" : ", ") s
+        else miss = miss (miss == "" ? "" : ", ") s
+    }
+    if (total == 0) return
+    printf "| %s | ≥ %.2f× | %d of %d | %s | %s |\n", label, goal, met, total, noise == "" ? "-" : noise, miss == "" ? "-" : miss
+}
 function span(lo, hi, fmt) { return lo == "" ? "-" : (sprintf(fmt, lo) == sprintf(fmt, hi) ? sprintf(fmt, lo) : sprintf(fmt, lo) "–" sprintf(fmt, hi)) }
 # One summary row over the sizes [from, to] of path p; bw: busbw instead of time.
 function summary(label, p, from, to, bw,    b, j, o, r, jl, jh, ol, oh, rl, rh, any) {
@@ -63,19 +96,19 @@ END {
     for (pi = 1; pi <= 2; pi++) {
         p = pi == 1 ? "shm" : "tcp"
         print ""
-        printf "%-5s %9s %10s %10s %10s %10s %6s %8s %11s %11s\n", p, "size", "jccl", "jccl p99", "ompi", "ompi p99", "cfg", "speedup", "jccl busbw", "ompi busbw"
+        printf "%-5s %9s %10s %10s %10s %10s %6s %8s %11s %11s %11s\n", p, "size", "jccl", "jccl p99", "ompi", "ompi p99", "cfg", "speedup", "per round", "jccl busbw", "ompi busbw"
         for (i = 1; i <= nsizes; i++) {
             b = order[i]; if (!((("jccl-" p) SUBSEP b) in sizes)) continue
             c = better(p, b); j = fig("jccl-" p, b, 1); o = c == "" ? "-" : fig(c, b, 1)
-            printf "%-5s %9s %10s %10s %10s %10s %6s %8s %11s %11s\n", "", human(b), num(j, "%.2f"), num(fig("jccl-" p, b, 3), "%.2f"),
+            printf "%-5s %9s %10s %10s %10s %10s %6s %8s %11s %11s %11s\n", "", human(b), num(j, "%.2f"), num(fig("jccl-" p, b, 3), "%.2f"),
                 num(o, "%.2f"), c == "" ? "-" : num(fig(c, b, 3), "%.2f"), c == "" ? "-" : (c ~ /tuned$/ ? "tuned" : "oob"),
-                ratio(j, o), busbw(j, b, 2), busbw(o, b, 2)
+                ratio(j, o), spread(p, b), busbw(j, b, 2), busbw(o, b, 2)
         }
     }
     j = fig("jccl-shm4", 8, 1); o = fig("ompi-shm4", 8, 1)
     print ""
-    printf "4 ranks on 2 cores, 8 B, shm: jccl %s µs (p99 %s), Open MPI %s µs (p99 %s), speedup %s\n", num(j, "%.2f"),
-        num(fig("jccl-shm4", 8, 3), "%.2f"), num(o, "%.2f"), num(fig("ompi-shm4", 8, 3), "%.2f"), ratio(j, o)
+    printf "4 ranks on 2 cores, 8 B, shm: jccl %s µs (p99 %s), Open MPI %s µs (p99 %s), speedup %s (per round %s)\n", num(j, "%.2f"),
+        num(fig("jccl-shm4", 8, 3), "%.2f"), num(o, "%.2f"), num(fig("ompi-shm4", 8, 3), "%.2f"), ratio(j, o), spread("shm4", 8)
     printf "  floor (bench/yield_floor.c: shared-memory flags and sched_yield, no library): %s µs (p99 %s)\n",
         num(fig("floor-shm4", 8, 1), "%.2f"), num(fig("floor-shm4", 8, 3), "%.2f")
     print ""
@@ -95,4 +128,16 @@ END {
     summary("8 B – 2 KiB", "tcp", 8, 2048, 0)
     summary("256 KiB – 8 MiB", "tcp", 262144, 8388608, 0)
     summary("8 B", "shm4", 8, 8, 0)
+    if (!have_mpi) exit
+    print ""
+    print "Targets, as speedups: met = the median over rounds meets it; within the spread = the median misses and"
+    print "some round met it, so the runs cannot tell; missed = every round missed"
+    print ""
+    print "| row | target | met | within the spread | missed |"
+    print "|---|---|---|---|---|"
+    target("shm 8 B", "shm", 8, 8, 0.5)
+    target("shm 8 KiB – 256 MiB", "shm", 8192, 268435456, 1)
+    target("tcp 8 B", "tcp", 8, 8, 1 / 1.5)
+    target("tcp 8 KiB – 256 MiB", "tcp", 8192, 268435456, 1)
+    target("shm, 4 ranks on 2 cores, 8 B", "shm4", 8, 8, 1)
 }

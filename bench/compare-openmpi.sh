@@ -17,6 +17,8 @@
 #   --full:  8 B to 256 MiB doubling (default; about 4 min a round on 2 idle cores)
 #   --small: 8 B only (the latency rows; about 1 min a round), out of the box as `jccl perf allreduce -b 8 -e 8`
 #   ROUNDS:  interleaved rounds, figures are medians over them (default 1)
+# With 2 rounds or more each size also shows the spread of its per-round speedups, and the last table
+# says per target whether the median met it, the rounds disagree, or every round missed it.
 # Open MPI: apt-get install openmpi-bin libopenmpi-dev. Without it the jccl columns still print.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
