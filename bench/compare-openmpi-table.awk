@@ -39,7 +39,7 @@ function rounds_of(p, b,    i, n, j, o, t, r) {
 function spread(p, b) { rounds_of(p, b); return rn < 2 ? "-" : sprintf("%.2f–%.2f", rlo, rhi) }
 # One target row: every measured size of path p in [from, to] against speedup goal: met (median over rounds),
 # within the spread (the median missed, some round met it), or missed in every round.
-function target(label, p, from, to, goal,    b, j, o, r, met, total, noise, miss, s) {
+function target(label, p, from, to, goal,    b, j, o, r, f, met, total, noise, miss, s) {
     met = 0; total = 0; noise = ""; miss = ""
     for (b = from; b <= to; b *= 2) {
         if (!((("jccl-" p) SUBSEP b) in sizes)) continue
@@ -48,7 +48,9 @@ function target(label, p, from, to, goal,    b, j, o, r, met, total, noise, miss
         total++; r = o / j
         if (r >= goal) { met++; continue }
         rounds_of(p, b)
-        s = human(b) " " sprintf("%.2f", r) (rn < 2 ? "" : " (rounds " sprintf("%.2f–%.2f", rlo, rhi) ")")
+        f = fig("plain-" p, b, 1)
+        s = human(b) " " sprintf("%.2f", r) (rn < 2 ? "" : " (rounds " sprintf("%.2f–%.2f", rlo, rhi) ")") \
+            (f == "-" ? "" : sprintf(", plain socket %.3g µs: jccl %.2fx, Open MPI %.2fx that", f, j / f, o / f))
         if (rn >= 2 && rhi >= goal) noise = noise (noise == "" ? "" : ", ") s
         else miss = miss (miss == "" ? "" : ", ") s
     }
@@ -92,17 +94,18 @@ END {
     print ""
     printf "allreduce float32 sum, 2 ranks, blocking calls (%s mode): time per call in µs = median over batches, median over %d round(s);\n", mode, rounds
     print "p99 of single calls; Open MPI = the better of out-of-the-box and tuned (cfg); speedup = Open MPI time / jccl time"
-    print "(above 1: jccl is faster); busbw in GB/s"
+    print "(above 1: jccl is faster); busbw in GB/s; plain (tcp): the same bytes over one loopback socket and one summing"
+    print "pass, no library (bench/PlainSocketAllreduce.java): a bound up to tens of KiB, a baseline above"
     for (pi = 1; pi <= 2; pi++) {
         p = pi == 1 ? "shm" : "tcp"
         print ""
-        printf "%-5s %9s %10s %10s %10s %10s %6s %8s %11s %11s %11s\n", p, "size", "jccl", "jccl p99", "ompi", "ompi p99", "cfg", "speedup", "per round", "jccl busbw", "ompi busbw"
+        printf "%-5s %9s %10s %10s %10s %10s %6s %8s %11s %11s %11s %10s\n", p, "size", "jccl", "jccl p99", "ompi", "ompi p99", "cfg", "speedup", "per round", "jccl busbw", "ompi busbw", "plain"
         for (i = 1; i <= nsizes; i++) {
             b = order[i]; if (!((("jccl-" p) SUBSEP b) in sizes)) continue
             c = better(p, b); j = fig("jccl-" p, b, 1); o = c == "" ? "-" : fig(c, b, 1)
-            printf "%-5s %9s %10s %10s %10s %10s %6s %8s %11s %11s %11s\n", "", human(b), num(j, "%.2f"), num(fig("jccl-" p, b, 3), "%.2f"),
+            printf "%-5s %9s %10s %10s %10s %10s %6s %8s %11s %11s %11s %10s\n", "", human(b), num(j, "%.2f"), num(fig("jccl-" p, b, 3), "%.2f"),
                 num(o, "%.2f"), c == "" ? "-" : num(fig(c, b, 3), "%.2f"), c == "" ? "-" : (c ~ /tuned$/ ? "tuned" : "oob"),
-                ratio(j, o), spread(p, b), busbw(j, b, 2), busbw(o, b, 2)
+                ratio(j, o), spread(p, b), busbw(j, b, 2), busbw(o, b, 2), num(fig("plain-" p, b, 1), "%.2f")
         }
     }
     j = fig("jccl-shm4", 8, 1); o = fig("ompi-shm4", 8, 1)

@@ -6,6 +6,8 @@
 #
 #   shm rows: jccl JCCL_TRANSPORT=shm  vs  Open MPI's default path (vader/sm BTL)
 #   tcp rows: jccl JCCL_TRANSPORT=tcp  vs  Open MPI --mca btl tcp,self --mca btl_tcp_if_include lo
+#            with a plain program beside them: the same bytes over one loopback socket and one summing
+#            pass, no library (bench/PlainSocketAllreduce.java; a bound for the small sizes only)
 #   last row: 4 ranks pinned to 2 cores, 8 B, shm, with the floor of bench/yield_floor.c beside it
 #
 # Open MPI runs out of the box and "tuned" (glibc keeps freed memory: fresh pages are expensive on
@@ -63,6 +65,10 @@ mpi_run() {  # $1 config, $2 ranks, $3 min, $4 max, $5 factor, then the command 
   timeout 900 "$@" -np "$np" "$build/mpi_allreduce" "$b" "$e" "$f" "$batches" "$((batch_ms * 1000))" "$min_iters" \
     | awk -v c="$c" '{print c, $1, $2, $3, $4, $5}' >> "$out" || echo "Open MPI $c failed" >&2
 }
+plain_tcp_run() {  # a 2-rank allreduce over one loopback socket, no library: bench/PlainSocketAllreduce.java
+  timeout 900 "$JAVA_HOME/bin/java" "$here/bench/PlainSocketAllreduce.java" "$lo" "$hi" "$factor" "$batches" "$((batch_ms * 1000))" "$min_iters" \
+    | awk '{print "plain-tcp", $1, $2, $3, $4, $5}' >> "$out" || echo "PlainSocketAllreduce failed" >&2
+}
 floor_run() {  # the same 4 ranks with no library: bench/yield_floor.c, median of single calls
   ((have_cc)) || return 0
   "${two_cores[@]}" timeout 300 "$build/yield_floor" 4 100000 | awk '{print "floor-shm4", 8, $1, $1, $2, $3}' >> "$out" \
@@ -81,6 +87,7 @@ for ((i = 1; i <= rounds; i++)); do
   jccl_run jccl-tcp tcp 2 "$lo" "$hi" "$factor"
   mpi_run ompi-tcp 2 "$lo" "$hi" "$factor" "${mpi[@]}" "${tcp_mca[@]}"
   mpi_run ompi-tcp-tuned 2 "$lo" "$hi" "$factor" "${tuned[@]}" "${mpi[@]}" "${tcp_mca[@]}"
+  plain_tcp_run
   jccl_run jccl-shm4 shm 4 8 8 2 "${two_cores[@]}"
   mpi_run ompi-shm4 4 8 8 2 "${two_cores[@]}" "${mpi[@]}"
   floor_run
