@@ -1,6 +1,6 @@
 #!/usr/bin/awk -f
-# The table of bench/compare-openmpi.sh from its result lines "<config> <bytes> <median> <p50> <p99> <mean>"
-# (times in us per call, "-" where not measured); figures are medians over rounds. POSIX awk (mawk too).
+# The table of bench/compare-openmpi.sh from its result lines "<config> <bytes> <median> <p50> <p99> <mean>
+# <round>" (times in us per call, "-" where not measured); figures are medians over rounds. POSIX awk (mawk too).
 function med(key,    n, i, j, t, v) {
     n = cnt[key]; if (n == 0) return "-"
     for (i = 1; i <= n; i++) v[i] = val[key, i]
@@ -22,21 +22,22 @@ function better(p, b) {  # the faster Open MPI config at size b: "oob" or "tuned
     if (t == "-" || (o != "-" && o + 0 <= t + 0)) return "ompi-" p
     return "ompi-" p "-tuned"
 }
-# Speedups of size b of path p round by round (Open MPI the better config of that round): sets rlo, rhi, rn.
-function rounds_of(p, b,    i, n, j, o, t, r) {
+# Speedups of size b of path p round by round, against the Open MPI config the medians chose, over the
+# rounds where both ran (a line's 7th field is its round): sets rlo, rhi, rn.
+function rounds_of(p, b,    c, r, j, o, x) {
     rlo = ""; rhi = ""; rn = 0
-    n = cnt["jccl-" p SUBSEP b SUBSEP 1]
-    for (i = 1; i <= n; i++) {
-        j = val["jccl-" p SUBSEP b SUBSEP 1, i]; o = ""
-        if (cnt["ompi-" p SUBSEP b SUBSEP 1] >= i) o = val["ompi-" p SUBSEP b SUBSEP 1, i]
-        if (cnt["ompi-" p "-tuned" SUBSEP b SUBSEP 1] >= i) { t = val["ompi-" p "-tuned" SUBSEP b SUBSEP 1, i]; if (o == "" || t < o) o = t }
-        if (o == "" || j == 0) continue
-        r = o / j; rn++
-        if (rlo == "" || r < rlo) rlo = r
-        if (rhi == "" || r > rhi) rhi = r
+    c = better(p, b)
+    if (c == "") return
+    for (r = 1; r <= rounds; r++) {
+        if (!((("jccl-" p) SUBSEP b SUBSEP r) in byround) || !((c SUBSEP b SUBSEP r) in byround)) continue
+        j = byround["jccl-" p, b, r]; o = byround[c, b, r]
+        if (j + 0 == 0) continue
+        x = o / j; rn++
+        if (rlo == "" || x < rlo) rlo = x
+        if (rhi == "" || x > rhi) rhi = x
     }
 }
-function spread(p, b) { rounds_of(p, b); return rn < 2 ? "-" : sprintf("%.2f–%.2f", rlo, rhi) }
+function spread(p, b) { rounds_of(p, b); return rn < 2 ? "-" : sprintf("%.2f-%.2f", rlo, rhi) }
 # One target row: every measured size of path p in [from, to] against speedup goal: met (median over rounds),
 # within the spread (the median missed, some round met it), or missed in every round.
 function target(label, p, from, to, goal,    b, j, o, r, f, met, total, noise, miss, s) {
@@ -44,15 +45,15 @@ function target(label, p, from, to, goal,    b, j, o, r, f, met, total, noise, m
     for (b = from; b <= to; b *= 2) {
         if (!((("jccl-" p) SUBSEP b) in sizes)) continue
         c = better(p, b); j = fig("jccl-" p, b, 1); o = c == "" ? "-" : fig(c, b, 1)
-        if (j == "-" || o == "-") continue
+        if (j == "-" || o == "-" || j + 0 == 0) continue
         total++; r = o / j
         if (r >= goal) { met++; continue }
         rounds_of(p, b)
         f = fig("plain-" p, b, 1)
         s = human(b) " " sprintf("%.2f", r) (rn < 2 ? "" : " (rounds " sprintf("%.2f–%.2f", rlo, rhi) ")") \
-            (f == "-" ? "" : sprintf(", plain socket %.3g µs: jccl %.2fx, Open MPI %.2fx that", f, j / f, o / f))
-        if (rn >= 2 && rhi >= goal) noise = noise (noise == "" ? "" : ", ") s
-        else miss = miss (miss == "" ? "" : ", ") s
+            (f == "-" || f + 0 == 0 ? "" : sprintf(", plain socket %.3g µs: jccl %.2fx, Open MPI %.2fx that", f, j / f, o / f))
+        if (rhi != "" && rhi >= goal) noise = noise (noise == "" ? "" : "; ") s
+        else miss = miss (miss == "" ? "" : "; ") s
     }
     if (total == 0) return
     printf "| %s | ≥ %.2f× | %d of %d | %s | %s |\n", label, goal, met, total, noise == "" ? "-" : noise, miss == "" ? "-" : miss
@@ -64,7 +65,7 @@ function summary(label, p, from, to, bw,    b, j, o, r, jl, jh, ol, oh, rl, rh, 
     for (b = from; b <= to; b *= 2) {
         if (!((("jccl-" p) SUBSEP b) in sizes)) continue
         c = better(p, b); j = fig("jccl-" p, b, 1); o = c == "" ? "-" : fig(c, b, 1)
-        if (j == "-") continue
+        if (j == "-" || j + 0 == 0) continue
         jv = bw ? busbw(j, b, 2) : j; ov = (bw && o != "-") ? busbw(o, b, 2) : o
         if (jl == "" || jv + 0 < jl) jl = jv + 0
         if (jh == "" || jv + 0 > jh) jh = jv + 0
@@ -87,6 +88,7 @@ function summary(label, p, from, to, bw,    b, j, o, r, jl, jh, ol, oh, rl, rh, 
         k = $1 SUBSEP $2 SUBSEP f; val[k, ++cnt[k]] = $(f + 2) + 0
     }
     sizes[$1, $2] = 1
+    if (NF >= 7 && $3 != "-") byround[$1, $2, $7] = $3 + 0
     if ($1 ~ /^jccl-(shm|tcp)$/ && !($2 in seen)) { seen[$2] = 1; order[++nsizes] = $2 }
 }
 END {
@@ -133,8 +135,8 @@ END {
     summary("8 B", "shm4", 8, 8, 0)
     if (!have_mpi) exit
     print ""
-    print "Targets, as speedups: met = the median over rounds meets it; within the spread = the median misses and"
-    print "some round met it, so the runs cannot tell; missed = every round missed"
+    print "Targets, for every size that has one, as speedups: met = the median over rounds meets it; within the spread ="
+    print "the median misses and some round met it, so the runs cannot tell; missed = every round missed"
     print ""
     print "| row | target | met | within the spread | missed |"
     print "|---|---|---|---|---|"

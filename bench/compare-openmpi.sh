@@ -19,8 +19,8 @@
 #   --full:  8 B to 256 MiB doubling (default; about 4 min a round on 2 idle cores)
 #   --small: 8 B only (the latency rows; about 1 min a round), out of the box as `jccl perf allreduce -b 8 -e 8`
 #   ROUNDS:  interleaved rounds, figures are medians over them (default 1)
-# With 2 rounds or more each size also shows the spread of its per-round speedups, and the last table
-# says per target whether the median met it, the rounds disagree, or every round missed it.
+# With 2 rounds or more each size also shows the spread of its per-round speedups; the last table says,
+# for every size with a target, whether the median met it, the rounds disagree, or every round missed it.
 # Open MPI: apt-get install openmpi-bin libopenmpi-dev. Without it the jccl columns still print.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -52,35 +52,35 @@ out="$build/results.$$"
 : > "$out"
 trap 'rm -f "$out"' EXIT
 
-# Each line of $out: <config> <bytes> <median_us> <p50_us> <p99_us> <mean_us>
+# Each line of $out: <config> <bytes> <median_us> <p50_us> <p99_us> <mean_us> <round>
 jccl_run() {  # $1 config, $2 provider, $3 ranks, $4 min, $5 max, $6 factor, then a command prefix
   local c="$1" p="$2" np="$3" b="$4" e="$5" f="$6"; shift 6
   "$@" timeout 900 "$here/jccl" perf allreduce -N "$np" -p "$p" -b "$b" -e "$e" -f "$f" -n "$min_iters" -w 5 -z 1 -c 0 \
     --batches "$batches" --batch-time "${batch_ms}ms" --jit-warmup 5s --stats \
-    | awk -v c="$c" '$1=="[0]" && $2 ~ /^[0-9]+$/ {print c, $2, $7, $16, $17, $15}' >> "$out" || echo "jccl $c failed" >&2
+    | awk -v c="$c" -v r="$round" '$1=="[0]" && $2 ~ /^[0-9]+$/ {print c, $2, $7, $16, $17, $15, r}' >> "$out" || echo "jccl $c failed" >&2
 }
 mpi_run() {  # $1 config, $2 ranks, $3 min, $4 max, $5 factor, then the command prefix and extra mpirun args
   ((have_mpi)) || return 0
   local c="$1" np="$2" b="$3" e="$4" f="$5"; shift 5
   timeout 900 "$@" -np "$np" "$build/mpi_allreduce" "$b" "$e" "$f" "$batches" "$((batch_ms * 1000))" "$min_iters" \
-    | awk -v c="$c" '{print c, $1, $2, $3, $4, $5}' >> "$out" || echo "Open MPI $c failed" >&2
+    | awk -v c="$c" -v r="$round" '{print c, $1, $2, $3, $4, $5, r}' >> "$out" || echo "Open MPI $c failed" >&2
 }
 plain_tcp_run() {  # a 2-rank allreduce over one loopback socket, no library: bench/PlainSocketAllreduce.java
   timeout 900 "$JAVA_HOME/bin/java" "$here/bench/PlainSocketAllreduce.java" "$lo" "$hi" "$factor" "$batches" "$((batch_ms * 1000))" "$min_iters" \
-    | awk '{print "plain-tcp", $1, $2, $3, $4, $5}' >> "$out" || echo "PlainSocketAllreduce failed" >&2
+    | awk -v r="$round" '{print "plain-tcp", $1, $2, $3, $4, $5, r}' >> "$out" || echo "PlainSocketAllreduce failed" >&2
 }
 floor_run() {  # the same 4 ranks with no library: bench/yield_floor.c, median of single calls
   ((have_cc)) || return 0
-  "${two_cores[@]}" timeout 300 "$build/yield_floor" 4 100000 | awk '{print "floor-shm4", 8, $1, $1, $2, $3}' >> "$out" \
+  "${two_cores[@]}" timeout 300 "$build/yield_floor" 4 100000 | awk -v r="$round" '{print "floor-shm4", 8, $1, $1, $2, $3, r}' >> "$out" \
     || echo "yield_floor failed" >&2
 }
 ootb_run() {  # `jccl perf allreduce` exactly as a user first types it
-  timeout 900 "$here/jccl" perf allreduce "${ootb_flags[@]}" | awk '$1=="[0]" && $2 ~ /^[0-9]+$/ {print "ootb", $2, $7, "-", "-", "-"}' >> "$out" \
+  timeout 900 "$here/jccl" perf allreduce "${ootb_flags[@]}" | awk -v r="$round" '$1=="[0]" && $2 ~ /^[0-9]+$/ {print "ootb", $2, $7, "-", "-", "-", r}' >> "$out" \
     || echo "jccl perf allreduce (no flags) failed" >&2
 }
 
-for ((i = 1; i <= rounds; i++)); do
-  echo "round $i of $rounds ($mode)..." >&2
+for ((round = 1; round <= rounds; round++)); do
+  echo "round $round of $rounds ($mode)..." >&2
   jccl_run jccl-shm shm 2 "$lo" "$hi" "$factor"
   mpi_run ompi-shm 2 "$lo" "$hi" "$factor" "${mpi[@]}"
   mpi_run ompi-shm-tuned 2 "$lo" "$hi" "$factor" "${tuned[@]}" "${mpi[@]}"
