@@ -16,7 +16,7 @@ function human(b) {
 function num(x, fmt) { return x == "-" ? "-" : sprintf(fmt, x) }
 function ratio(j, o) { return (j == "-" || o == "-" || j + 0 == 0) ? "-" : sprintf("%.2f", o / j) }
 function busbw(t, b, n) { return (t == "-" || t + 0 == 0) ? "-" : sprintf("%.2f", b / t / 1e3 * 2 * (n - 1) / n) }
-function better(p, b) {  # the faster Open MPI config at size b: "oob" or "tuned", "" when neither ran
+function better(p, b,    o, t) {  # the faster Open MPI config at size b: "oob" or "tuned", "" when neither ran
     o = fig("ompi-" p, b, 1); t = fig("ompi-" p "-tuned", b, 1)
     if (o == "-" && t == "-") return ""
     if (t == "-" || (o != "-" && o + 0 <= t + 0)) return "ompi-" p
@@ -40,7 +40,7 @@ function rounds_of(p, b,    c, r, j, o, x) {
 function spread(p, b) { rounds_of(p, b); return rn < 2 ? "-" : sprintf("%.2f-%.2f", rlo, rhi) }
 # One target row: every measured size of path p in [from, to] against speedup goal: met (median over rounds),
 # within the spread (the median missed, some round met it), or missed in every round.
-function target(label, p, from, to, goal,    b, j, o, r, f, met, total, noise, miss, s) {
+function target(label, p, from, to, goal,    b, c, j, o, r, f, met, total, noise, miss, s) {
     met = 0; total = 0; noise = ""; miss = ""
     for (b = from; b <= to; b *= 2) {
         if (!((("jccl-" p) SUBSEP b) in sizes)) continue
@@ -60,7 +60,7 @@ function target(label, p, from, to, goal,    b, j, o, r, f, met, total, noise, m
 }
 function span(lo, hi, fmt) { return lo == "" ? "-" : (sprintf(fmt, lo) == sprintf(fmt, hi) ? sprintf(fmt, lo) : sprintf(fmt, lo) "–" sprintf(fmt, hi)) }
 # One summary row over the sizes [from, to] of path p; bw: busbw instead of time.
-function summary(label, p, from, to, bw,    b, j, o, r, jl, jh, ol, oh, rl, rh, any) {
+function summary(label, p, from, to, bw,    b, c, j, o, jv, ov, u, r, jl, jh, ol, oh, rl, rh, any) {
     jl = ""; ol = ""; rl = ""
     for (b = from; b <= to; b *= 2) {
         if (!((("jccl-" p) SUBSEP b) in sizes)) continue

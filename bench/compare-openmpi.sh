@@ -48,9 +48,9 @@ tuned=(env MALLOC_MMAP_MAX_=0 MALLOC_TRIM_THRESHOLD_=68719476736 GLIBC_TUNABLES=
 tcp_mca=(--mca btl tcp,self --mca btl_tcp_if_include lo)
 two_cores=()
 if command -v taskset >/dev/null && (($(nproc) >= 2)); then two_cores=(taskset -c 0,1); fi
-out="$build/results.$$"
+# The raw lines stay after the run (the last run's only): the table again, or with other awk, from them.
+out="$build/compare-openmpi.last"
 : > "$out"
-trap 'rm -f "$out"' EXIT
 
 # Each line of $out: <config> <bytes> <median_us> <p50_us> <p99_us> <mean_us> <round>
 jccl_run() {  # $1 config, $2 provider, $3 ranks, $4 min, $5 max, $6 factor, then a command prefix
@@ -96,4 +96,5 @@ done
 
 "$here/bench/compare-openmpi-table.awk" -v rounds="$rounds" -v mode="$mode" -v have_mpi="$have_mpi" "$out"
 ((have_mpi)) || loud
-echo "took $((SECONDS - started)) s ($mode, $rounds round(s)); reproduce: bench/compare-openmpi.sh --$mode $rounds"
+echo "took $((SECONDS - started)) s ($mode, $rounds round(s)); reproduce: bench/compare-openmpi.sh --$mode $rounds;"
+echo "the table again: bench/compare-openmpi-table.awk -v rounds=$rounds -v mode=$mode -v have_mpi=$have_mpi $out"
