@@ -52,10 +52,9 @@ final class ConsumerKeys {
         }
     }
 
-    /** How much longer some consumer counts as watching the socket; 0 or less when none does. */
-    long watchingForNs(long nowNs, long graceNs) {
-        long ns = 0;
-        for (TcpCompletionQueue cq : queues) ns = Math.max(ns, cq.watchingForNs(nowNs, graceNs));
-        return ns;
+    /** Whether some consumer counts as watching the socket. */
+    boolean watching(long nowNs, long graceNs) {
+        for (TcpCompletionQueue cq : queues) if (cq.watching(nowNs, graceNs)) return true;
+        return false;
     }
 }

@@ -166,7 +166,7 @@ final class ReceiverAgent implements InboundStream.Handler {
 
     /** Parks while some consumer watches the socket; false when none does. */
     private boolean leftToConsumer() {
-        boolean watched = consumers.watchingForNs(System.nanoTime(), ConsumerLooks.GRACE_NS) > 0;
+        boolean watched = consumers.watching(System.nanoTime(), ConsumerLooks.GRACE_NS);
         if (watched) looks.idle();
         else looks.reset();
         return watched;

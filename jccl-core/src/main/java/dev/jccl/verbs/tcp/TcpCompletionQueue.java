@@ -93,13 +93,9 @@ final class TcpCompletionQueue extends BasicCompletionQueue {
         attached = Arrays.stream(attached).filter(a -> a != agent).toArray(ReceiverAgent[]::new);
     }
 
-    /**
-     * How much longer the consumer counts as watching its sockets: while it sleeps on them, or for
-     * {@code graceNs} after its last poll; 0 or less when it does not.
-     */
-    long watchingForNs(long nowNs, long graceNs) {
-        if (attached.length == 0) return 0;
-        return blocking ? graceNs : lastPollNs + graceNs - nowNs;
+    /** Whether the consumer counts as watching its sockets: while it sleeps on them, or for {@code graceNs} after its last poll. */
+    boolean watching(long nowNs, long graceNs) {
+        return attached.length > 0 && (blocking || nowNs - lastPollNs < graceNs);
     }
 
     /** Tests: the receiver threads of this queue's sockets look every {@code ns} while a consumer watches ({@link ConsumerLooks#fixed}). */
